@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A C library family imported through its pkg-config file; Debian's -dev
+/// package is the provider, since nothing outside the toolchain can be fetched.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "Marquee",
+    products: [
+        .library(name: "Marquee", targets: ["Marquee"]),
+        .executable(name: "marquee", targets: ["marquee"]),
+    ],
+    targets: [
+        systemLibrary("CFFmpeg", pkgConfig: "libavformat",
+                      apt: ["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
+        systemLibrary("CDRM", pkgConfig: "libdrm", apt: ["libdrm-dev"]),
+        systemLibrary("CVA", pkgConfig: "libva-drm", apt: ["libva-dev"]),
+        systemLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
+        systemLibrary("CGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
+        .target(name: "CMarqueeShims", dependencies: ["CFFmpeg", "CDRM"],
+                linkerSettings: [.linkedLibrary("avutil")]),
+
+        .target(name: "MarqueeCore"),
+        .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CMarqueeShims", "MarqueeCore"]),
+        .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
+        .executableTarget(name: "marquee", dependencies: ["Marquee"]),
+
+        .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
+        .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeFFmpeg", "Marquee"]),
+        .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD"]),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

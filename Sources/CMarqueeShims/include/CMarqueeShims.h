@@ -1,0 +1,28 @@
+// What Swift cannot import from the C headers: function-like macros and
+// macros built from casts or compound literals. Every symbol is prefixed
+// marquee_ so it never collides with the libraries' own names.
+#pragma once
+#include <stdint.h>
+#include <stddef.h>
+
+// libav
+int64_t marquee_av_nopts_value(void);
+int marquee_averror(int posix_errno);
+int marquee_averror_eof(void);
+int marquee_averror_eagain(void);
+int marquee_averror_exit(void);
+int marquee_averror_invaliddata(void);
+int marquee_averror_decoder_not_found(void);
+int marquee_averror_stream_not_found(void);
+int marquee_av_time_base(void);
+/// Writes libav's message for `code` into buf (NUL-terminated, never overruns).
+void marquee_av_strerror(int code, char *buf, size_t size);
+
+// DRM fourccs used by the KMS backend (drm_fourcc.h builds them with fourcc_code()).
+uint32_t marquee_drm_format_xrgb8888(void);
+uint32_t marquee_drm_format_argb8888(void);
+uint32_t marquee_drm_format_nv12(void);
+uint32_t marquee_drm_format_yuv420(void);
+uint32_t marquee_drm_format_p010(void);
+uint64_t marquee_drm_format_mod_linear(void);
+uint64_t marquee_drm_format_mod_invalid(void);

@@ -1,0 +1,3 @@
+#pragma once
+#include <va/va.h>
+#include <va/va_drm.h>
