@@ -27,11 +27,12 @@ let package = Package(
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
         .executableTarget(name: "marquee", dependencies: ["Marquee"]),
+        .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore"]),
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
-        .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeFFmpeg", "Marquee"]),
+        .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
         .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD"]),
-        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee"]),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

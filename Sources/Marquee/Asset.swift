@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+import MarqueeFFmpeg
+import Synchronization
+
+/// A piece of media at a path or URL: anything libavformat opens (files,
+/// http(s), HLS, ...). Like AVURLAsset, creating one does no I/O; the first
+/// `load(...)` opens and probes the input once, off the caller's thread, and
+/// every later load answers from that result.
+public final class Asset: Sendable {
+    /// The path or URL as given.
+    public let source: String
+    /// Seconds opening and probing may take before the load fails.
+    public let timeout: Double
+    private let probe = Mutex<Task<MediaDescription, any Error>?>(nil)
+
+    public init(source: String, timeout: Double = 10) {
+        self.source = source
+        self.timeout = timeout
+    }
+
+    public convenience init(url: URL, timeout: Double = 10) {
+        self.init(source: url.isFileURL ? url.path : url.absoluteString, timeout: timeout)
+    }
+
+    /// Loads one or more properties, e.g. `let (tracks, duration) = try await asset.load(.tracks, .duration)`.
+    /// - Throws: `FFmpegError` naming the libav call, its message and the source
+    ///   when the input cannot be opened or probed.
+    public func load<each Value>(_ property: repeat AssetProperty<each Value>) async throws -> (repeat each Value) {
+        let media = try await description()
+        return (repeat (each property).value(media))
+    }
+
+    private func description() async throws -> MediaDescription {
+        let task = probe.withLock { task in
+            if let task { return task }
+            let source = source, timeout = timeout
+            let started = Task { try await Asset.probeOffPool(source, timeout: timeout) }
+            task = started
+            return started
+        }
+        return try await task.value
+    }
+
+    /// Probing blocks on I/O for up to `timeout`; it runs on a Dispatch thread so
+    /// it never ties up the cooperative pool.
+    private static func probeOffPool(_ source: String, timeout: Double) async throws -> MediaDescription {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { () throws(FFmpegError) in
+                    try MediaProber.describe(source, timeout: timeout)
+                })
+            }
+        }
+    }
+}
+
+/// A property an `Asset` can load, in the spirit of AVAsyncProperty.
+public struct AssetProperty<Value: Sendable>: Sendable {
+    let value: @Sendable (MediaDescription) -> Value
+}
+
+extension AssetProperty where Value == [TrackDescription] {
+    public static var tracks: Self { Self { $0.tracks } }
+}
+
+extension AssetProperty where Value == MediaTime {
+    /// Indefinite for live streams and inputs that do not state a length.
+    public static var duration: Self { Self { $0.duration } }
+}
+
+extension AssetProperty where Value == [String: String] {
+    public static var metadata: Self { Self { $0.metadata } }
+}
+
+extension AssetProperty where Value == Bool {
+    /// True when at least one audio or video track can be decoded.
+    public static var isPlayable: Self { Self { $0.isPlayable } }
+}
+
+extension AssetProperty where Value == MediaDescription {
+    /// Everything the probe found, in one value.
+    public static var mediaDescription: Self { Self { $0 } }
+}

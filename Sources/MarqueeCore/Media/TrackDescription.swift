@@ -1,0 +1,131 @@
+/// What a track carries, as the demuxer found it. A plain value so every layer
+/// above the backends can read it without touching C.
+public enum MediaType: String, Sendable, Hashable, Codable {
+    case video, audio, subtitle, data, attachment, unknown
+}
+
+/// A rational number as containers store them (sample aspect ratio, frame rate).
+public struct Rational: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var numerator: Int32
+    public var denominator: Int32
+
+    public init(_ numerator: Int32, _ denominator: Int32) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    /// Nil when the denominator is zero, which libav uses for "unknown".
+    public var doubleValue: Double? {
+        denominator == 0 ? nil : Double(numerator) / Double(denominator)
+    }
+
+    public var description: String { "\(numerator)/\(denominator)" }
+}
+
+public struct VideoTrackFormat: Sendable, Hashable, Codable {
+    public var width: Int
+    public var height: Int
+    /// libav's name for the pixel format ("yuv420p", "yuv420p10le", ...).
+    public var pixelFormat: String?
+    public var sampleAspectRatio: Rational?
+    /// Clockwise rotation in degrees (0, 90, 180, 270) the display must apply,
+    /// from the container's display matrix.
+    public var rotation: Int
+    /// Average frame rate in frames per second, nil when the container does not say.
+    public var frameRate: Double?
+
+    public init(width: Int, height: Int, pixelFormat: String?, sampleAspectRatio: Rational?,
+                rotation: Int, frameRate: Double?) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.sampleAspectRatio = sampleAspectRatio
+        self.rotation = rotation
+        self.frameRate = frameRate
+    }
+}
+
+public struct AudioTrackFormat: Sendable, Hashable, Codable {
+    public var sampleRate: Int
+    public var channels: Int
+    /// libav's description of the layout ("stereo", "5.1(side)", "6 channels").
+    public var channelLayout: String?
+    /// libav's name for the decoded sample format ("fltp", "s16", ...).
+    public var sampleFormat: String?
+
+    public init(sampleRate: Int, channels: Int, channelLayout: String?, sampleFormat: String?) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.channelLayout = channelLayout
+        self.sampleFormat = sampleFormat
+    }
+}
+
+public struct TrackDescription: Sendable, Hashable, Identifiable {
+    /// The container's stream index; stable for the life of the asset.
+    public var id: Int
+    public var mediaType: MediaType
+    /// libav's codec name ("h264", "hevc", "aac"); "none" when unknown.
+    public var codec: String
+    public var profile: String?
+    /// True when this build of libavcodec has a decoder for the codec.
+    public var isDecodable: Bool
+    public var language: String?
+    public var title: String?
+    public var duration: MediaTime
+    public var bitRate: Int?
+    public var video: VideoTrackFormat?
+    public var audio: AudioTrackFormat?
+
+    public init(id: Int, mediaType: MediaType, codec: String, profile: String?, isDecodable: Bool,
+                language: String?, title: String?, duration: MediaTime, bitRate: Int?,
+                video: VideoTrackFormat?, audio: AudioTrackFormat?) {
+        self.id = id
+        self.mediaType = mediaType
+        self.codec = codec
+        self.profile = profile
+        self.isDecodable = isDecodable
+        self.language = language
+        self.title = title
+        self.duration = duration
+        self.bitRate = bitRate
+        self.video = video
+        self.audio = audio
+    }
+
+    /// A track the player can render: audio or video with a decoder.
+    public var isPlayable: Bool {
+        isDecodable && (mediaType == .video || mediaType == .audio)
+    }
+}
+
+/// Everything probing an input tells: container, duration, tracks, metadata.
+public struct MediaDescription: Sendable, Hashable {
+    /// The path or URL as the caller gave it.
+    public var source: String
+    /// libavformat's short name(s) for the container ("mov,mp4,m4a,3gp,3g2,mj2").
+    public var containerFormat: String
+    public var duration: MediaTime
+    public var startTime: MediaTime
+    public var bitRate: Int?
+    public var tracks: [TrackDescription]
+    public var metadata: [String: String]
+
+    public init(source: String, containerFormat: String, duration: MediaTime, startTime: MediaTime,
+                bitRate: Int?, tracks: [TrackDescription], metadata: [String: String]) {
+        self.source = source
+        self.containerFormat = containerFormat
+        self.duration = duration
+        self.startTime = startTime
+        self.bitRate = bitRate
+        self.tracks = tracks
+        self.metadata = metadata
+    }
+
+    /// The track the player picks by default for a media type: the first playable one.
+    public func preferredTrack(_ type: MediaType) -> TrackDescription? {
+        tracks.first { $0.mediaType == type && $0.isPlayable }
+    }
+
+    public var isPlayable: Bool { tracks.contains { $0.isPlayable } }
+}

@@ -1,0 +1,91 @@
+import CFFmpeg
+import CMarqueeShims
+import MarqueeCore
+
+/// Owns an opened AVCodecContext and runs libavcodec's send/receive loop.
+final class CodecContext {
+    let pointer: UnsafeMutablePointer<AVCodecContext>
+    let source: String
+    let timeBase: AVRational
+    private let frame: UnsafeMutablePointer<AVFrame>
+
+    /// - Parameter threads: decoder threads; 0 lets libavcodec pick one per core.
+    init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: Int) throws(FFmpegError) {
+        self.source = source
+        timeBase = stream.pointee.time_base
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: marquee_averror_decoder_not_found(), call: "avcodec_find_decoder",
+                              message: "no decoder for \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))",
+                              source: source)
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw .outOfMemory("avcodec_alloc_context3", source: source)
+        }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        guard let frame = av_frame_alloc() else {
+            avcodec_free_context(&owned)
+            throw .outOfMemory("av_frame_alloc", source: source)
+        }
+        do throws(FFmpegError) {
+            try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context", source: source)
+            context.pointee.pkt_timebase = stream.pointee.time_base
+            context.pointee.thread_count = Int32(threads)
+            // Frame threads for throughput, slice threads where the codec only has those.
+            context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            try check(avcodec_open2(context, codec, nil), "avcodec_open2", source: source)
+        } catch {
+            var doomedFrame: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&doomedFrame)
+            avcodec_free_context(&owned)
+            throw error
+        }
+        pointer = context
+        self.frame = frame
+    }
+
+    deinit {
+        var doomedFrame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&doomedFrame)
+        var doomed: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&doomed)
+    }
+
+    var codecName: String { String(cString: pointer.pointee.codec.pointee.name) }
+
+    /// Feeds one packet (nil starts draining) and hands every frame that comes
+    /// out to `body`, which must copy or reference the frame before returning.
+    func decode(_ packet: Packet?, _ body: (UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        while true {
+            let sent = avcodec_send_packet(pointer, packet?.pointer)
+            if sent == marquee_averror_eagain() {
+                // The decoder's output is full: take frames out, then retry the same packet.
+                try receiveAll(body)
+                continue
+            }
+            if sent == marquee_averror_eof() { return }
+            try check(sent, "avcodec_send_packet", source: source)
+            break
+        }
+        try receiveAll(body)
+    }
+
+    private func receiveAll(_ body: (UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        while true {
+            let received = avcodec_receive_frame(pointer, frame)
+            if received == marquee_averror_eagain() || received == marquee_averror_eof() { return }
+            try check(received, "avcodec_receive_frame", source: source)
+            defer { av_frame_unref(frame) }
+            try body(frame)
+        }
+    }
+
+    /// Drops everything buffered inside the decoder (after a seek).
+    func flush() { avcodec_flush_buffers(pointer) }
+
+    /// The presentation time of a decoded frame, libav's best guess when the
+    /// container left gaps.
+    func presentationTime(_ frame: UnsafeMutablePointer<AVFrame>) -> MediaTime {
+        MediaTime(libav: frame.pointee.best_effort_timestamp, timeBase: timeBase)
+    }
+}

@@ -1,0 +1,59 @@
+import CFFmpeg
+import MarqueeCore
+
+/// Reads compressed packets from a file or URL, in container order.
+///
+/// Not thread-safe: the demux thread owns it. Every blocking read is bounded
+/// by `readTimeout`, so a stalled stream surfaces as an error, not a hang.
+public final class Demuxer {
+    let context: FormatContext
+    public let media: MediaDescription
+    /// Seconds a single read may block before it fails.
+    public var readTimeout: Double = 10
+
+    public init(source: String, openTimeout: Double = 10) throws(FFmpegError) {
+        context = try FormatContext(source: source, timeout: openTimeout)
+        media = MediaProber.describe(context)
+    }
+
+    public var source: String { context.source }
+
+    /// Streams outside this set are discarded inside libavformat, so their
+    /// packets are never read into memory.
+    public func select(streams: Set<Int>) {
+        for index in 0..<context.streamCount {
+            context.stream(index).pointee.discard = streams.contains(index) ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
+    }
+
+    /// The next packet, or nil at the end of the input.
+    public func read() throws(FFmpegError) -> Packet? {
+        guard let packet = av_packet_alloc() else { throw .outOfMemory("av_packet_alloc", source: source) }
+        context.deadline.arm(seconds: readTimeout)
+        defer { context.deadline.arm(seconds: nil) }
+        let code = av_read_frame(context.pointer, packet)
+        if code < 0 {
+            var doomed: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&doomed)
+            let error = FFmpegError(code: code, call: "av_read_frame", source: source)
+            if error.isEndOfFile { return nil }
+            throw error
+        }
+        return Packet(taking: packet, timeBase: context.stream(Int(packet.pointee.stream_index)).pointee.time_base)
+    }
+
+    /// Seeks so the next packets start at the latest keyframe at or before `time`
+    /// (the decoder then discards frames up to `time` for an exact seek).
+    public func seek(to time: MediaTime) throws(FFmpegError) {
+        let target = time.value(inTimeBase: 1, AV_TIME_BASE, rounding: .down) ?? 0
+        context.deadline.arm(seconds: readTimeout)
+        defer { context.deadline.arm(seconds: nil) }
+        try check(avformat_seek_file(context.pointer, -1, .min, target, target, 0),
+                  "avformat_seek_file", source: source)
+    }
+
+    /// Cancels a blocking read from another thread; later reads fail at once.
+    public func interrupt() { context.deadline.cancel() }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.stream(index) }
+}

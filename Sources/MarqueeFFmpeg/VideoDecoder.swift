@@ -1,0 +1,121 @@
+import CFFmpeg
+import MarqueeCore
+
+/// Keeps a decoded AVFrame's buffers alive for as long as any `VideoFrame`
+/// points into them.
+///
+/// `@unchecked Sendable`: the frame is never written after decoding; libav's
+/// buffer references are atomically counted, and only deinit frees it.
+final class AVFrameStorage: FrameStorage, @unchecked Sendable {
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    /// Takes a new reference to `source`'s buffers.
+    init(referencing source: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) {
+        guard let frame = av_frame_alloc() else { throw .outOfMemory("av_frame_alloc") }
+        let code = av_frame_ref(frame, source)
+        if code < 0 {
+            var doomed: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&doomed)
+            throw FFmpegError(code: code, call: "av_frame_ref")
+        }
+        self.frame = frame
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&doomed)
+    }
+}
+
+/// Decodes one video stream in software with libavcodec's frame and slice threads.
+/// Not thread-safe: the video decode thread owns it.
+public final class VideoDecoder {
+    private let codec: CodecContext
+    /// Frames decoded since creation, for stats and tests.
+    public private(set) var decodedFrames = 0
+
+    /// - Parameter threads: decoder threads; 0 picks one per core.
+    public init(demuxer: Demuxer, stream: Int, threads: Int = 0) throws(FFmpegError) {
+        codec = try CodecContext(stream: demuxer.stream(stream), source: demuxer.source, threads: threads)
+    }
+
+    /// libavcodec's name of the decoder in use ("h264", "libdav1d").
+    public var decoderName: String { codec.codecName }
+
+    /// Decodes `packet` (nil drains the decoder at the end of the stream) and
+    /// returns the frames that became ready, in presentation order.
+    public func decode(_ packet: Packet?) throws(FFmpegError) -> [VideoFrame] {
+        var frames: [VideoFrame] = []
+        try codec.decode(packet) { (frame) throws(FFmpegError) in
+            decodedFrames += 1
+            frames.append(try makeFrame(frame))
+        }
+        return frames
+    }
+
+    /// Forgets buffered frames, e.g. after a seek.
+    public func flush() { codec.flush() }
+
+    private func makeFrame(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> VideoFrame {
+        let storage = try AVFrameStorage(referencing: frame)
+        let owned = storage.frame.pointee
+        let format = AVPixelFormat(owned.format)
+        let height = Int(owned.height)
+        var planes: [ImagePlane] = []
+        if let descriptor = av_pix_fmt_desc_get(format), descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0 {
+            let count = Int(av_pix_fmt_count_planes(format))
+            let chromaShift = Int(descriptor.pointee.log2_chroma_h)
+            planes = withUnsafeBytes(of: owned.data) { data in
+                withUnsafeBytes(of: owned.linesize) { linesize in
+                    (0..<count).compactMap { index -> ImagePlane? in
+                        let base = data.load(fromByteOffset: index * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
+                                             as: UnsafeMutablePointer<UInt8>?.self)
+                        let stride = linesize.load(fromByteOffset: index * MemoryLayout<Int32>.stride, as: Int32.self)
+                        guard let base else { return nil }
+                        let isChroma = (index == 1 || index == 2) && descriptor.pointee.nb_components >= 3
+                        let rows = isChroma ? (height + (1 << chromaShift) - 1) >> chromaShift : height
+                        return ImagePlane(base: UnsafeRawPointer(base), bytesPerRow: Int(stride), rows: rows)
+                    }
+                }
+            }
+        }
+        let pts = codec.presentationTime(frame)
+        return VideoFrame(
+            pts: pts,
+            duration: MediaTime(libav: owned.pkt_duration, timeBase: codec.timeBase),
+            width: Int(owned.width),
+            height: height,
+            pixelFormat: PixelFormat(libav: format),
+            planes: planes,
+            storage: storage)
+    }
+}
+
+extension PixelFormat {
+    init(libav format: AVPixelFormat) {
+        switch format {
+        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: self = .yuv420p
+        case AV_PIX_FMT_NV12: self = .nv12
+        case AV_PIX_FMT_YUV420P10LE: self = .yuv420p10
+        case AV_PIX_FMT_P010LE: self = .p010
+        case AV_PIX_FMT_BGR0: self = .xrgb8888
+        case AV_PIX_FMT_RGB24: self = .rgb24
+        default:
+            let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
+            let isHardware = av_pix_fmt_desc_get(format).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) != 0 } ?? false
+            self = isHardware ? .hardware(name) : .other(name)
+        }
+    }
+
+    var libav: AVPixelFormat {
+        switch self {
+        case .yuv420p: AV_PIX_FMT_YUV420P
+        case .nv12: AV_PIX_FMT_NV12
+        case .yuv420p10: AV_PIX_FMT_YUV420P10LE
+        case .p010: AV_PIX_FMT_P010LE
+        case .xrgb8888: AV_PIX_FMT_BGR0
+        case .rgb24: AV_PIX_FMT_RGB24
+        case .hardware(let name), .other(let name): av_get_pix_fmt(name)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// A small option reader: flags and `--name VALUE` options in any order,
+/// everything else positional. Unknown options are errors, not ignored.
+struct ArgumentParser {
+    let command: String
+    private var remaining: [String]
+    private var positionals: [String] = []
+
+    init(command: String, arguments: [String]) {
+        self.command = command
+        remaining = arguments
+    }
+
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
+    mutating func option(_ name: String) throws -> String? {
+        guard let index = remaining.firstIndex(of: name) else { return nil }
+        guard index + 1 < remaining.count else { throw UsageError("\(name) needs a value") }
+        let value = remaining[index + 1]
+        remaining.removeSubrange(index...index + 1)
+        return value
+    }
+
+    mutating func option<T: LosslessStringConvertible>(_ name: String, as type: T.Type) throws -> T? {
+        guard let text = try option(name) else { return nil }
+        guard let value = T(text) else { throw UsageError("\(name): '\(text)' is not a valid \(T.self)") }
+        return value
+    }
+
+    /// Everything not consumed as an option; call after reading all options.
+    mutating func positional() throws -> [String] {
+        var rest: [String] = []
+        var afterSeparator = false
+        for argument in remaining {
+            if argument == "--", !afterSeparator { afterSeparator = true; continue }
+            if argument.hasPrefix("-"), argument != "-", !afterSeparator {
+                throw UsageError("unknown option '\(argument)' for \(command)")
+            }
+            rest.append(argument)
+        }
+        remaining = []
+        positionals = rest
+        return rest
+    }
+
+    func finish() throws {
+        if let extra = remaining.first { throw UsageError("unexpected argument '\(extra)' for \(command)") }
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Marquee
+
+/// `marquee info`: what each input holds, as a table or JSON. A bad input gets
+/// one line on stderr and the rest are still reported.
+struct InfoCommand: Subcommand {
+    static let name = "info"
+    static let usage = "info [--json] [--timeout SECONDS] FILE_OR_URL..."
+    static let summary = "Describe container, duration and tracks of each input; exit 1 if any failed."
+
+    let inputs: [String]
+    let json: Bool
+    let timeout: Double
+
+    init(parsing parser: inout ArgumentParser) throws {
+        json = parser.flag("--json")
+        timeout = try parser.option("--timeout", as: Double.self) ?? 5
+        inputs = try parser.positional()
+        guard !inputs.isEmpty else { throw UsageError("info needs at least one file or URL") }
+        guard timeout > 0 else { throw UsageError("--timeout must be positive") }
+    }
+
+    func run() async -> Int32 {
+        var reports: [InfoReport] = []
+        for input in inputs {
+            let report = await InfoReport.probe(input, timeout: timeout)
+            if let error = report.error { Diagnostics.error(error) }
+            if !json, report.error == nil { print(report.table) }
+            reports.append(report)
+        }
+        if json { print(InfoReport.json(reports)) }
+        return reports.contains { $0.error != nil } ? 1 : 0
+    }
+}

@@ -1,0 +1,28 @@
+import CALSA
+import CDRM
+import CGPIOD
+import CMarqueeShims
+import CVA
+import Testing
+
+/// The system-library targets import and link: each library answers a call
+/// that needs no hardware, and the shim's macro values match the headers' meaning.
+@Suite struct CImportsTests {
+    @Test func everyCLibraryLinksAndAnswers() {
+        #expect(String(cString: snd_asoundlib_version()).hasPrefix("1."))
+        #expect(String(cString: gpiod_version_string()).hasPrefix("1."))
+        #expect(String(cString: vaErrorStr(VA_STATUS_SUCCESS)) == "success (no error)")
+        // No /dev/dri here: libdrm must say so rather than crash.
+        #expect(drmAvailable() == 0 || drmAvailable() == 1)
+    }
+
+    @Test func shimMacrosHaveTheirDefinedValues() {
+        #expect(marquee_av_nopts_value() == Int64.min)
+        #expect(marquee_averror(2) == -2)
+        #expect(marquee_averror_eof() == -0x2046_4f45)  // -MKTAG('E','O','F',' ')
+        // fourcc_code('X','R','2','4') is little-endian ASCII.
+        #expect(marquee_drm_format_xrgb8888() == 0x3432_5258)
+        #expect(marquee_drm_format_nv12() == 0x3231_564e)
+        #expect(marquee_drm_format_mod_linear() == 0)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import MarqueeTestSupport
+import Testing
+
+/// `marquee info` on every real-world file we have: it either describes the
+/// file with ffprobe's duration, or refuses it in one line naming the file.
+@Suite struct InfoManifestTests {
+    @Test(arguments: try SharedMedia.manifest())
+    func infoReportsOrRefusesCleanly(_ entry: SharedMedia.Entry) throws {
+        let result = try MarqueeExecutable.run(["info", "--json", entry.path], timeout: 5)
+        #expect(!result.timedOut, "took more than 5 s")
+        #expect(result.status == 0 || result.status == 1, "crashed or was killed: status \(result.status)")
+
+        if result.status == 0 {
+            let report = try #require(try InfoJSON.decode(result.stdout).first)
+            let ours = try #require(report.duration, "no duration reported")
+            let theirs = try #require(try FFprobe.formatDuration(entry.path), "ffprobe has no duration")
+            let allowed = report.tracks.contains { $0.type == "video" }
+                ? 1 / (report.tracks.compactMap(\.frame_rate).first ?? 25) : 0.050
+            #expect(abs(ours - theirs) <= allowed + 1e-6, "\(ours) s vs ffprobe \(theirs) s")
+            #expect(report.tracks.contains { $0.decodable && ($0.type == "video" || $0.type == "audio") })
+        } else {
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "expected one error line, got: \(result.stderr)")
+            #expect(lines.first?.contains(entry.path) == true, "error line does not name the file")
+        }
+    }
+
+    @Test func aBadInputDoesNotHideTheGoodOnes() throws {
+        let good = try Fixtures.path(Fixtures.codecMatrix[0])
+        let result = try MarqueeExecutable.run(["info", "/missing/a.mp4", good, "\(SharedMedia.directory)/androidx/sample_malformed_free_box.mp4"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(good))
+        #expect(result.stdout.contains("h264"))
+        let errors = result.stderr.split(separator: "\n")
+        #expect(errors.count == 2)
+        #expect(errors.first?.contains("/missing/a.mp4") == true)
+        #expect(errors.first?.contains("No such file or directory") == true)
+        #expect(errors.last?.contains("sample_malformed_free_box.mp4") == true)
+    }
+
+    @Test func theTableNamesEveryTrack() throws {
+        let path = try Fixtures.path(Fixtures.codecMatrix[1])
+        let result = try MarqueeExecutable.run(["info", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("#0 video"))
+        #expect(result.stdout.contains("hevc"))
+        #expect(result.stdout.contains("320x240"))
+        #expect(result.stdout.contains("#1 audio"))
+        #expect(result.stdout.contains("mp3"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try MarqueeExecutable.run(["info"]).status == 2)
+        #expect(try MarqueeExecutable.run(["info", "--bogus", "x"]).status == 2)
+        #expect(try MarqueeExecutable.run(["frobnicate"]).status == 2)
+    }
+}
+
+/// The subset of `marquee info --json` the tests read.
+struct InfoJSON: Decodable {
+    struct Track: Decodable {
+        let type: String
+        let decodable: Bool
+        let frame_rate: Double?
+    }
+
+    let source: String
+    let duration: Double?
+    let tracks: [Track]
+
+    static func decode(_ text: String) throws -> [InfoJSON] {
+        try JSONDecoder().decode([InfoJSON].self, from: Data(text.utf8))
+    }
+}
