@@ -13,8 +13,8 @@ extension MediaTime {
     /// Non-numeric operands, in order of precedence:
     /// - either operand invalid: invalid;
     /// - both infinite: `+inf + +inf = +inf`, `-inf + -inf = -inf`, opposite signs: invalid;
-    /// - either indefinite: indefinite (indefinite absorbs an infinity too);
-    /// - one infinite, the other numeric: that infinity.
+    /// - one infinite, the other numeric or indefinite: that infinity (CMTimeAdd);
+    /// - either indefinite: indefinite.
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
         combine(lhs, rhs, subtracting: false)
     }
@@ -150,9 +150,9 @@ extension MediaTime {
         case (.positiveInfinity, .positiveInfinity): return .positiveInfinity
         case (.negativeInfinity, .negativeInfinity): return .negativeInfinity
         case (.positiveInfinity, .negativeInfinity), (.negativeInfinity, .positiveInfinity): return .invalid
-        case (.indefinite, _), (_, .indefinite): return .indefinite
         case (.positiveInfinity, _), (_, .positiveInfinity): return .positiveInfinity
         case (.negativeInfinity, _), (_, .negativeInfinity): return .negativeInfinity
+        case (.indefinite, _), (_, .indefinite): return .indefinite
         default: break
         }
 

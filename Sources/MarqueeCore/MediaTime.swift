@@ -93,19 +93,18 @@ extension MediaTime: Comparable, Hashable {
     /// Position of each kind in Marquee's order (see the type's documentation).
     private var kindRank: Int {
         switch kind {
-        case .invalid: 0
-        case .negativeInfinity: 1
-        case .numeric: 2
+        case .negativeInfinity: 0
+        case .numeric: 1
+        case .indefinite: 2
         case .positiveInfinity: 3
-        case .indefinite: 4
+        case .invalid: 4
         }
     }
 
-    /// -1, 0 or 1, like `CMTimeCompare` but with Marquee's order of kinds.
+    /// -1, 0 or 1, in `CMTimeCompare`'s order: -infinity < numeric < indefinite < +infinity < invalid.
     public static func compare(_ lhs: MediaTime, _ rhs: MediaTime) -> Int {
         if lhs.kind != rhs.kind { return lhs.kindRank < rhs.kindRank ? -1 : 1 }
         guard lhs.isNumeric else { return 0 }
-        if true { let l = lhs.seconds, r = rhs.seconds; return l < r ? -1 : (l == r ? 0 : 1) }
         if lhs.timescale == rhs.timescale {
             return lhs.value < rhs.value ? -1 : (lhs.value == rhs.value ? 0 : 1)
         }

@@ -129,7 +129,7 @@ import MarqueeCore
     let sums: [(MediaTime, MediaTime, MediaTime.Kind)] = [
         (bad, x, .invalid), (x, bad, .invalid), (bad, inf, .invalid), (indef, bad, .invalid), (bad, bad, .invalid),
         (indef, x, .indefinite), (x, indef, .indefinite), (indef, indef, .indefinite),
-        (indef, inf, .indefinite), (ninf, indef, .indefinite),
+        (indef, inf, .positiveInfinity), (ninf, indef, .negativeInfinity),
         (inf, x, .positiveInfinity), (x, inf, .positiveInfinity), (inf, inf, .positiveInfinity),
         (ninf, x, .negativeInfinity), (x, ninf, .negativeInfinity), (ninf, ninf, .negativeInfinity),
         (inf, ninf, .invalid), (ninf, inf, .invalid),
@@ -194,24 +194,24 @@ import MarqueeCore
     let large = MediaTime(value: .max, timescale: 1)
     let shuffled: [MediaTime] = [.indefinite, large, .invalid, .positiveInfinity, .zero, .negativeInfinity, small]
     let sorted = shuffled.sorted()
-    let expectedKinds: [MediaTime.Kind] = [.invalid, .negativeInfinity, .numeric, .numeric, .numeric,
-                                           .positiveInfinity, .indefinite]
+    let expectedKinds: [MediaTime.Kind] = [.negativeInfinity, .numeric, .numeric, .numeric,
+                                           .indefinite, .positiveInfinity, .invalid]
     #expect(sorted.map(\.kind) == expectedKinds)
-    #expect(sorted[2] == small && sorted[3] == .zero && sorted[4] == large)
+    #expect(sorted[1] == small && sorted[2] == .zero && sorted[3] == large)
 
     #expect(MediaTime.invalid == MediaTime.invalid)
     #expect(MediaTime.invalid == MediaTime(value: 5, timescale: 0))
-    #expect(MediaTime.invalid < .negativeInfinity)
+    #expect(MediaTime.positiveInfinity < .invalid)
     #expect(MediaTime.negativeInfinity < small)
-    #expect(large < .positiveInfinity)
-    #expect(MediaTime.positiveInfinity < .indefinite)
+    #expect(large < .indefinite)
+    #expect(MediaTime.indefinite < .positiveInfinity)
     #expect(MediaTime.indefinite == .indefinite && MediaTime.positiveInfinity == .positiveInfinity)
-    #expect(MediaTime.compare(.invalid, .zero) == -1)
-    #expect(MediaTime.compare(.indefinite, .positiveInfinity) == 1)
+    #expect(MediaTime.compare(.invalid, .zero) == 1)
+    #expect(MediaTime.compare(.indefinite, .positiveInfinity) == -1)
     #expect(MediaTime.compare(MediaTime(value: 1, timescale: 2), MediaTime(value: 3, timescale: 6)) == 0)
 
-    #expect(max(MediaTime.invalid, .zero) == .zero)
-    #expect(min(MediaTime.invalid, .zero).kind == .invalid)
+    #expect(max(MediaTime.invalid, .zero).kind == .invalid)
+    #expect(min(MediaTime.invalid, .zero) == .zero)
     #expect(min(MediaTime(value: 1001, timescale: 30_000), MediaTime(value: 3003, timescale: 90_000)).timescale == 30_000)
     #expect(max(MediaTime(value: 1, timescale: 30), MediaTime(value: 1601, timescale: 48_000)).value == 1601)
     #expect(max(MediaTime(value: 1, timescale: 30), MediaTime(value: 1599, timescale: 48_000)).value == 1)

@@ -1,0 +1,49 @@
+/// Where decoded pictures go: a KMS plane, a simulated display, PNG files.
+///
+/// Threading: every method is called on the pipeline's presenter thread only,
+/// never concurrently, so an implementation needs no locking of its own state.
+public protocol VideoOutput: AnyObject {
+    /// Pixel formats `present` takes, best first. The pipeline converts frames
+    /// in any other format to the first entry before presenting.
+    var acceptedFormats: [PixelFormat] { get }
+
+    /// The display's refresh interval when it has one (a simulated or real
+    /// vblank); nil where frames show as soon as they are submitted.
+    var refreshInterval: Duration? { get }
+
+    /// Puts `frame` on screen at the first vblank at or after `target` (or at
+    /// once if there is no vblank) and returns when it became visible.
+    /// The output keeps the frame alive for as long as it may be scanned out.
+    /// - Throws: the backend's error; the pipeline logs it, keeps the last
+    ///   frame up and goes on with the next frame.
+    func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime
+
+    /// Blocks until everything presented is visible (or written), e.g. at the end.
+    func flush() throws
+}
+
+/// Where decoded sound goes: ALSA, a simulated device, a WAV file.
+///
+/// Threading: called on the pipeline's audio thread only, except `delay`,
+/// which the presenter may read concurrently and must be safe to call.
+public protocol AudioOutput: AnyObject {
+    /// The format `write` takes; the decoder resamples to it.
+    var format: AudioFormat { get }
+
+    /// Writes interleaved PCM; blocks while the device buffer is full.
+    func write(_ buffer: AudioBuffer) throws
+
+    /// How long the last sample written takes to be heard, and the host time
+    /// that figure was taken at. This is the audio clock: the sample being
+    /// heard at `at` is (pts of the last sample written) - delay.
+    func delay() -> (delay: Duration, at: HostTime)
+
+    /// Stops consuming, keeping what is buffered (pause).
+    func pause()
+    /// Resumes after `pause`.
+    func resume()
+    /// Drops everything buffered (seek, stop).
+    func discard()
+    /// Blocks until everything written has been played (end of playback).
+    func drain() throws
+}
