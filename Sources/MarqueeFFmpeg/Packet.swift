@@ -28,3 +28,23 @@ public final class Packet: @unchecked Sendable {
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
     public var size: Int { Int(pointer.pointee.size) }
 }
+
+extension Packet {
+    /// Shifts pts and dts by `offset` (exactly, in the stream's time base), so
+    /// a second pass of a loop continues the first one's timeline and the
+    /// decoder never needs a flush.
+    public func offsetTimestamps(by offset: MediaTime) {
+        guard let ticks = offset.value(inTimeBase: timeBase.num, timeBase.den, rounding: .nearestHalfAwayFromZero),
+              ticks != 0 else { return }
+        if pointer.pointee.pts != noTimestamp { pointer.pointee.pts += ticks }
+        if pointer.pointee.dts != noTimestamp { pointer.pointee.dts += ticks }
+    }
+
+    /// The time just after this packet: pts + duration (or pts when the
+    /// duration is unknown).
+    public var end: MediaTime {
+        let start = pts.isValid ? pts : dts
+        let length = duration
+        return length.isNumeric && length > .zero ? start + length : start
+    }
+}

@@ -58,36 +58,8 @@ public final class VideoDecoder {
 
     private func makeFrame(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> VideoFrame {
         let storage = try AVFrameStorage(referencing: frame)
-        let owned = storage.frame.pointee
-        let format = AVPixelFormat(owned.format)
-        let height = Int(owned.height)
-        var planes: [ImagePlane] = []
-        if let descriptor = av_pix_fmt_desc_get(format), descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0 {
-            let count = Int(av_pix_fmt_count_planes(format))
-            let chromaShift = Int(descriptor.pointee.log2_chroma_h)
-            planes = withUnsafeBytes(of: owned.data) { data in
-                withUnsafeBytes(of: owned.linesize) { linesize in
-                    (0..<count).compactMap { index -> ImagePlane? in
-                        let base = data.load(fromByteOffset: index * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
-                                             as: UnsafeMutablePointer<UInt8>?.self)
-                        let stride = linesize.load(fromByteOffset: index * MemoryLayout<Int32>.stride, as: Int32.self)
-                        guard let base else { return nil }
-                        let isChroma = (index == 1 || index == 2) && descriptor.pointee.nb_components >= 3
-                        let rows = isChroma ? (height + (1 << chromaShift) - 1) >> chromaShift : height
-                        return ImagePlane(base: UnsafeRawPointer(base), bytesPerRow: Int(stride), rows: rows)
-                    }
-                }
-            }
-        }
-        let pts = codec.presentationTime(frame)
-        return VideoFrame(
-            pts: pts,
-            duration: MediaTime(libav: owned.pkt_duration, timeBase: codec.timeBase),
-            width: Int(owned.width),
-            height: height,
-            pixelFormat: PixelFormat(libav: format),
-            planes: planes,
-            storage: storage)
+        return storage.videoFrame(pts: codec.presentationTime(frame),
+                                  duration: MediaTime(libav: frame.pointee.pkt_duration, timeBase: codec.timeBase))
     }
 }
 

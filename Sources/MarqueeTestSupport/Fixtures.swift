@@ -48,6 +48,61 @@ public enum Fixtures {
         clip("mpeg2-ac3", video: ["-c:v", "mpeg2video"], audio: ["-c:a", "ac3"], container: "ts"),
     ]
 
+    /// A clip whose pictures say which frame they are, for tests that check
+    /// order, drops and A/V sync without trusting timestamps:
+    /// - the top 16 rows are a bar code of the frame number (16 blocks W/16
+    ///   wide, block i white when bit i is set; read it with `frameIndex(of:)`);
+    /// - the first frame of every second ("flash frame") has a white box over
+    ///   the middle quarter of the picture;
+    /// - the audio is a quiet 440 Hz tone with a 50 ms, 1 kHz beep (about 20 dB
+    ///   louder) at the start of every second, so a beep and a flash belong together.
+    ///
+    /// - Parameters:
+    ///   - seconds: length of video and audio.
+    ///   - fps: frame rate; also the keyframe interval (one keyframe per second,
+    ///     on the flash frames, with scene-cut detection off).
+    ///   - size: "WxH"; any size the codec takes (odd sizes need a 4:4:4 or RGB codec).
+    ///   - codec: video encoder; libx264 at a quality that keeps the bar code exact.
+    ///   - pixelFormat: "yuv420p", or e.g. "yuv420p10le" for a 10-bit stream
+    ///     (the pattern is drawn in 8 bits and converted).
+    ///   - audioCodec: "aac", or "pcm_s16le" (then the default container is mkv).
+    ///   - sampleRate: 48000 or 44100; stereo.
+    ///   - container: file extension; nil picks mp4, or mkv for PCM audio.
+    public static func indexed(seconds: Int = 2, fps: Int = 25, size: String = "320x240",
+                               codec: String = "libx264", pixelFormat: String = "yuv420p",
+                               audioCodec: String = "aac", sampleRate: Int = 48000,
+                               container: String? = nil) -> Recipe {
+        let container = container ?? (audioCodec.hasPrefix("pcm_") ? "mkv" : "mp4")
+        // Inside the flash box on this frame (W and H are the current plane's size).
+        let flashBox = "eq(mod(N,\(fps)),0)*gte(X,W/4)*lt(X,3*W/4)*gte(Y,H/4)*lt(Y,3*H/4)"
+        let bit = "mod(floor(N/pow(2,floor(X*16/W))),2)"
+        let luma = "if(lt(Y,16),if(\(bit),235,16),if(\(flashBox),235,lum(X,Y)))"
+        // Neutral chroma on the bar code (16 luma rows are 16*SH rows of this plane) and the box.
+        func chroma(_ plane: String) -> String { "if(lt(Y,16*SH)+\(flashBox),128,\(plane)(X,Y))" }
+        let video = "testsrc2=size=\(size):rate=\(fps):duration=\(seconds),format=yuv420p,"
+            + "geq=lum='\(luma)':cb='\(chroma("cb"))':cr='\(chroma("cr"))'"
+        let audio = "aevalsrc=exprs='0.05*sin(2*PI*440*t)+lt(mod(t,1),0.05)*0.5*sin(2*PI*1000*t)'"
+            + ":s=\(sampleRate):d=\(seconds):c=stereo"
+        return Recipe(name: "indexed-\(seconds)s-\(fps)fps-\(size)-\(codec)-\(pixelFormat)-\(audioCodec)-\(sampleRate)",
+                      fileExtension: container, arguments: [
+            "-f", "lavfi", "-i", video, "-f", "lavfi", "-i", audio,
+            "-map", "0:v", "-map", "1:a",
+            "-c:v", codec, "-g", "\(fps)", "-pix_fmt", pixelFormat,
+        ] + indexedQuality(codec) + ["-c:a", audioCodec])
+    }
+
+    /// Encoder settings that keep the bar code's blocks clean and the keyframes
+    /// where `-g` puts them.
+    private static func indexedQuality(_ codec: String) -> [String] {
+        switch codec {
+        case "libx264": ["-preset", "veryfast", "-crf", "16", "-sc_threshold", "0"]
+        case "libx265": ["-preset", "ultrafast", "-crf", "16", "-x265-params", "log-level=error:scenecut=0"]
+        case "libvpx-vp9": ["-deadline", "realtime", "-cpu-used", "8", "-crf", "20", "-b:v", "0"]
+        case "mpeg2video": ["-q:v", "2"]
+        default: []
+        }
+    }
+
     /// Where fixtures are cached: under the package's .build folder (ignored by git).
     public static var directory: URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

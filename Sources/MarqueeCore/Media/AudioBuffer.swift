@@ -47,3 +47,12 @@ public struct AudioBuffer: Sendable {
     public var frameCount: Int { bytes.count / format.bytesPerFrame }
     public var duration: MediaTime { format.duration(ofFrames: frameCount) }
 }
+
+extension AudioBuffer {
+    /// The buffer without its first `frames` sample frames, its pts moved on to match.
+    public func droppingFirst(frames: Int) -> AudioBuffer {
+        let dropped = min(max(frames, 0), frameCount)
+        return AudioBuffer(pts: pts + format.duration(ofFrames: dropped), format: format,
+                           bytes: Array(bytes[(dropped * format.bytesPerFrame)...]))
+    }
+}

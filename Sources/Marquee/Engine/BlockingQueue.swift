@@ -1,0 +1,94 @@
+import Foundation
+
+/// A bounded FIFO between two pipeline threads. Bounded by a cost (frames,
+/// seconds of audio) so memory stays flat whatever the input; a producer
+/// blocks while it is full, a consumer while it is empty. `close()` wakes both
+/// for shutdown.
+///
+/// `@unchecked Sendable`: all state is guarded by `condition`.
+final class BlockingQueue<Element>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [(element: Element, cost: Double)] = []
+    private var head = 0
+    private var totalCost = 0.0
+    private var closed = false
+    let capacity: Double
+
+    /// - Parameter capacity: the most total cost held at once; a single item
+    ///   larger than that is still accepted into an empty queue.
+    init(capacity: Double) {
+        self.capacity = capacity
+    }
+
+    /// Appends, waiting while full. Returns false if the queue was closed.
+    @discardableResult
+    func push(_ element: Element, cost: Double = 1, while stillWanted: () -> Bool = { true }) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed, count > 0, totalCost + cost > capacity, stillWanted() {
+            condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+        }
+        guard !closed, stillWanted() else { return false }
+        items.append((element, cost))
+        totalCost += cost
+        condition.broadcast()
+        return true
+    }
+
+    /// Removes the oldest element, waiting up to `timeout` seconds for one.
+    func pop(timeout: Double) -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !closed, count == 0 {
+            if !condition.wait(until: deadline) { break }
+        }
+        guard count > 0 else { return nil }
+        let (element, cost) = items[head]
+        head += 1
+        totalCost -= cost
+        compactIfNeeded()
+        condition.broadcast()
+        return element
+    }
+
+    /// The oldest element without removing it.
+    func peek() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        return count > 0 ? items[head].element : nil
+    }
+
+    /// Removes every element matching `predicate` (stale data after a seek).
+    func removeAll(where predicate: (Element) -> Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        let kept = items[head...].filter { !predicate($0.element) }
+        items = Array(kept)
+        head = 0
+        totalCost = kept.reduce(0) { $0 + $1.cost }
+        condition.broadcast()
+    }
+
+    var count: Int { items.count - head }
+
+    var isEmpty: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return count == 0
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func compactIfNeeded() {
+        if head > 64, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+    }
+}

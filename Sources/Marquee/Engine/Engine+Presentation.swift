@@ -1,0 +1,62 @@
+import Foundation
+
+/// What the presenter and the audio writer share: moving from one segment to
+/// the next (end notifications, current item, loop reseek), and the end of
+/// playback. Whichever stage leads a segment calls these: video when the
+/// segment has video, audio otherwise.
+extension Engine {
+    /// Presentation moved from `old` to `new` on the same serial.
+    func crossSeam(from old: Segment, to new: Segment) {
+        stats.update { $0.endNotifications += 1 }
+        post(.didPlayToEnd(old.item))
+        if old.item === new.item {
+            post(.timeJumped(new.item, to: new.itemStart))
+            observers.timeJumped(to: new.itemStart)
+            return
+        }
+        state.withLock { state in
+            // Items skipped as unplayable between the two leave the queue too.
+            var guardCount = state.queue.items.count + state.queue.played.count
+            while let current = state.queue.current, current !== new.item, guardCount > 0 {
+                state.queue.advance(loop: state.loop)
+                guardCount -= 1
+            }
+        }
+        post(.currentItemChanged(new.item))
+        observers.timeJumped(to: new.itemStart)
+    }
+
+    /// Presentation of `segment` reached the real end of playback.
+    func reachEnd(of segment: Segment?) {
+        if let segment {
+            stats.update { $0.endNotifications += 1 }
+            post(.didPlayToEnd(segment.item))
+        }
+        let (advanced, time) = state.withLock { state -> (Bool, MediaTime) in
+            state.playing = false
+            let time = segment?.item.currentTime() ?? .zero
+            guard state.action == .advance, state.loop == .none, segment != nil else { return (false, time) }
+            state.queue.advance(loop: .none)
+            return (true, time)
+        }
+        observers.playbackStateChanged(at: time)
+        if advanced { post(.currentItemChanged(state.withLock { $0.queue.current })) }
+        post(.rateChanged(0))
+        setStatus(.paused)
+        post(.playbackFinished)
+    }
+
+    /// Records that `segment`'s item time `time` is now being presented.
+    func presented(_ segment: Segment, itemTime: MediaTime, timeline: Double, serial: Int) {
+        let first = state.withLock { state -> Bool in
+            let first = state.presented == nil
+            state.presented = segment
+            state.timeline = timeline
+            return first
+        }
+        segment.item.update { $0.currentTime = itemTime }
+        if first { post(.currentItemChanged(segment.item)) }
+        observers.presented(itemTime)
+        completeSeeks(serial: serial)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import MarqueeFFmpeg
+
+/// The presenter thread: shows each frame when the master clock says it is
+/// due, drops frames that are too late, and leads segment changes for video.
+extension Engine {
+    private struct PresenterState {
+        var serial = -1
+        var pending: VideoEntry?
+        var last: (frame: TimelineFrame, display: HostTime, audioWritten: Int)?
+        var firstAfterStart = true
+        /// Untimed mode: where the timeline was anchored to the host clock.
+        var untimedAnchor: (timeline: Double, host: HostTime)?
+        /// When we began waiting for the audio clock to start.
+        var audioWaitSince: HostTime?
+        var playingBefore = false
+    }
+
+    func runPresenter() {
+        var local = PresenterState()
+        let hostClock = configuration.hostClock
+        while true {
+            let (stopped, serial, playing, rate) = state.withLock { ($0.stopped, $0.serial, $0.playing, $0.rate) }
+            if stopped { return }
+            if serial != local.serial {
+                local = PresenterState(serial: serial, last: local.last.map { ($0.frame, $0.display, $0.audioWritten) })
+                local.firstAfterStart = true
+            }
+            if playing != local.playingBefore {
+                local.playingBefore = playing
+                clock.setPaused(!playing, at: hostClock.now())
+                local.untimedAnchor = nil
+            }
+            guard playing else {
+                Thread.sleep(forTimeInterval: 0.005)
+                continue
+            }
+            if local.pending == nil { local.pending = videoQueue.pop(timeout: 0.02) }
+            guard let entry = local.pending else { continue }
+            guard entry.serial == serial else { local.pending = nil; continue }
+            switch entry {
+            case .end:
+                local.pending = nil
+                finishVideo(local.last?.frame, rate: rate)
+            case .frame(let frame):
+                if schedule(frame, &local, rate: rate, hostClock: hostClock) {
+                    local.pending = nil
+                }
+            }
+        }
+    }
+
+    /// Presents `frame` if it is due (or drops it if late). Returns false when
+    /// it must wait a little longer; the loop then checks for commands and retries.
+    private func schedule(_ frame: TimelineFrame, _ local: inout PresenterState, rate: Double, hostClock: any HostClock) -> Bool {
+        let now = hostClock.now()
+        var target = now
+        if configuration.untimed {
+            let anchor = local.untimedAnchor ?? (frame.timeline, now)
+            local.untimedAnchor = anchor
+            target = anchor.host + .nanoseconds(Int64((frame.timeline - anchor.timeline) / rate * 1e9))
+        } else if local.firstAfterStart {
+            if !frame.segment.hasAudio { clock.set(position: frame.timeline, at: now, serial: frame.serial) }
+        } else {
+            guard let position = masterPosition(for: frame, now: now, local: &local) else { return false }
+            let refresh = configuration.videoOutput?.refreshInterval?.secondsDouble
+            let decision = FrameTiming.decide(pts: frame.timeline, duration: frame.duration, clock: position, rate: rate,
+                                              refreshInterval: refresh, isLastQueued: videoQueue.isEmpty)
+            switch decision {
+            case .drop:
+                stats.update { $0.framesDropped += 1 }
+                return true
+            case .present(let lead):
+                // Hand the frame over half a refresh early so the vblank it
+                // lands on is the one nearest its due time.
+                let margin = (refresh ?? 0.002) / 2
+                if lead > margin {
+                    hostClock.sleep(until: now + .nanoseconds(Int64(min(lead - margin, 0.02) * 1e9)))
+                    return false
+                }
+            }
+        }
+        present(frame, at: target, &local, rate: rate)
+        return true
+    }
+
+    /// The master clock: the audio clock when this segment has audio, else
+    /// the monotonic clock anchored at the last frame. Nil while waiting for
+    /// audio to start (up to a limit, after which video goes on alone).
+    private func masterPosition(for frame: TimelineFrame, now: HostTime, local: inout PresenterState) -> Double? {
+        if let position = clock.position(at: now, serial: frame.serial) {
+            local.audioWaitSince = nil
+            return position
+        }
+        guard frame.segment.hasAudio else {
+            clock.set(position: frame.timeline, at: now, serial: frame.serial)
+            return frame.timeline
+        }
+        let since = local.audioWaitSince ?? now
+        local.audioWaitSince = since
+        if now - since > .milliseconds(500) {
+            clock.set(position: frame.timeline, at: now, serial: frame.serial)
+            return frame.timeline
+        }
+        Thread.sleep(forTimeInterval: 0.002)
+        return nil
+    }
+
+    private func present(_ frame: TimelineFrame, at target: HostTime, _ local: inout PresenterState, rate: Double) {
+        var display = target
+        if let output = configuration.videoOutput {
+            do {
+                display = try output.present(convertIfNeeded(frame.frame, for: output), at: target)
+            } catch {
+                // The output keeps its last frame; count it and go on with the next one.
+                stats.update { $0.framesDropped += 1 }
+                return
+            }
+        }
+        let audioClock = frame.segment.hasAudio ? clock.position(at: display, serial: frame.serial) : nil
+        let written = stats.snapshot.audioFramesWritten
+        if let last = local.last, last.frame.serial == frame.serial, last.frame.segment.id != frame.segment.id {
+            let held = (display - last.display).secondsDouble - last.frame.duration / rate
+            stats.recordSeam(SeamRecord(fromItem: itemIndex(last.frame.segment.item), toItem: itemIndex(frame.segment.item),
+                                        gapMs: max(held, 0) * 1000, audioFramesAcross: written - last.audioWritten))
+            crossSeam(from: last.frame.segment, to: frame.segment)
+        }
+        stats.recordPresented(PresentationRecord(
+            item: itemIndex(frame.segment.item), pass: frame.segment.pass, pts: frame.itemTime.seconds,
+            displayTime: display.seconds, avOffsetMs: audioClock.map { ($0 - frame.timeline) * 1000 },
+            checksum: stats.keepsLog ? frame.frame.checksum() : 0))
+        presented(frame.segment, itemTime: frame.itemTime, timeline: frame.timeline, serial: frame.serial)
+        if local.firstAfterStart { observers.playbackStateChanged(at: frame.itemTime) }
+        local.last = (frame, display, written)
+        local.firstAfterStart = false
+    }
+
+    /// End of playback on the video side: let the last frame run its time, then report.
+    private func finishVideo(_ last: TimelineFrame?, rate: Double) {
+        if let last, !configuration.untimed {
+            configuration.hostClock.sleep(until: configuration.hostClock.now() + .nanoseconds(Int64(last.duration / rate * 1e9)))
+        }
+        try? configuration.videoOutput?.flush()
+        guard last?.segment.hasVideo ?? true else { return }
+        reachEnd(of: last?.segment)
+    }
+
+    private func convertIfNeeded(_ frame: VideoFrame, for output: any VideoOutput) throws -> VideoFrame {
+        if output.acceptedFormats.contains(frame.pixelFormat) { return frame }
+        guard let format = output.acceptedFormats.first else { return frame }
+        return try converter.convert(frame, to: format)
+    }
+}

@@ -1,0 +1,170 @@
+import MarqueeFFmpeg
+
+/// The demuxer and decoders of one item, run by the engine's source thread.
+/// It plays pass after pass of the same item without flushing its decoders:
+/// at the end of a pass it seeks back to the start and shifts every later
+/// packet's timestamps by the pass length, so the decoders see one continuous
+/// stream (this is what makes a loop seamless).
+///
+/// Not thread-safe: owned by the source thread.
+final class ItemSource {
+    let item: PlayerItem
+    let demuxer: Demuxer
+    let media: MediaDescription
+    private let video: (stream: Int, decoder: VideoDecoder)?
+    private let audio: (stream: Int, decoder: AudioDecoder)?
+    /// Added to every packet of the current pass.
+    private var passOffset = MediaTime.zero
+    /// The latest packet end seen in this pass (after the offset): where the next pass starts.
+    private var passEnd = MediaTime.negativeInfinity
+    /// Segments whose frames may still come out of the decoders, oldest first.
+    private var segments: [Segment] = []
+    /// Exact seeks: frames and samples before this stream time are decoded but not shown.
+    private var discardBefore: MediaTime?
+    /// Consecutive packets the decoder rejected; many in a row means the item is broken.
+    private var consecutiveDecodeErrors = 0
+    static let decodeErrorLimit = 50
+    private var frameRate: Double
+
+    init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int) throws {
+        self.item = item
+        let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout)
+        self.demuxer = demuxer
+        media = demuxer.media
+        guard demuxer.media.isPlayable else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
+        item.markReady(media)
+        let media = demuxer.media
+        let videoTrack = media.preferredTrack(.video).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
+        let audioTrack = audioFormat == nil ? nil
+            : media.preferredTrack(.audio).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
+        video = try videoTrack.map { ($0.id, try VideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads)) }
+        audio = try audioTrack.map { ($0.id, try AudioDecoder(demuxer: demuxer, stream: $0.id, output: audioFormat!)) }
+        guard video != nil || audio != nil else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
+        frameRate = videoTrack?.video?.frameRate ?? 25
+        demuxer.select(streams: Set([video?.stream, audio?.stream].compactMap { $0 }))
+    }
+
+    var hasVideo: Bool { video != nil }
+    /// The loop pass being read (0 = first).
+    var pass: Int { segments.last?.pass ?? 0 }
+    var hasAudio: Bool { audio != nil }
+    var decoderName: String? { video?.decoder.decoderName }
+
+    /// Starts a segment at item time `itemStart` placed at `timelineStart`.
+    /// With `exact`, frames before `itemStart` are decoded but not shown;
+    /// otherwise playback starts at the keyframe at or before it.
+    func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, exact: Bool) throws -> Segment {
+        let absolute = itemStart + media.startTime
+        if itemStart > .zero || !segments.isEmpty {
+            try demuxer.seek(to: absolute)
+            video?.decoder.flush()
+            audio?.decoder.flush()
+        }
+        segments.removeAll()
+        passEnd = .negativeInfinity
+        let origin = absolute + passOffset
+        discardBefore = exact && itemStart > .zero ? origin : nil
+        let segment = Segment(id: segmentID, item: item, pass: 0, timelineStart: timelineStart, itemStart: itemStart,
+                              ptsOrigin: origin, hasVideo: hasVideo, hasAudio: hasAudio)
+        segments.append(segment)
+        return segment
+    }
+
+    /// Begins the next loop pass right after the current one, without a
+    /// decoder flush. Returns the new segment.
+    func startNextPass(segmentID: Int) throws -> Segment {
+        guard let last = segments.last else { throw PlaybackError.internalState("next pass before start") }
+        let end = passEnd.isNumeric ? passEnd : last.ptsOrigin
+        try demuxer.seek(to: media.startTime)
+        passOffset = end - media.startTime
+        passEnd = .negativeInfinity
+        discardBefore = nil
+        let segment = Segment(id: segmentID, item: item, pass: last.pass + 1, timelineStart: last.timeline(ofPts: end),
+                              itemStart: .zero, ptsOrigin: end, hasVideo: hasVideo, hasAudio: hasAudio)
+        segments.append(segment)
+        return segment
+    }
+
+    /// Timeline seconds at which the current pass ends (known once it has been read to EOF).
+    var timelineEnd: Double? {
+        guard let last = segments.last, passEnd.isNumeric else { return nil }
+        return last.timeline(ofPts: passEnd)
+    }
+
+    enum Output {
+        case video(TimelineFrame)
+        case audio(TimelineAudio)
+    }
+
+    /// Reads and decodes one packet. Returns false at the end of the pass.
+    func step(serial: Int, emit: (Output) -> Void) throws -> Bool {
+        guard let packet = try demuxer.read() else { return false }
+        packet.offsetTimestamps(by: passOffset)
+        let end = packet.end
+        if end.isNumeric, end > passEnd { passEnd = end }
+        try decode(packet, serial: serial, emit: emit)
+        return true
+    }
+
+    /// Drains the decoders at the real end of the item (no further pass).
+    func drain(serial: Int, emit: (Output) -> Void) throws {
+        try decode(nil, serial: serial, emit: emit)
+    }
+
+    private func decode(_ packet: Packet?, serial: Int, emit: (Output) -> Void) throws(FFmpegError) {
+        do throws(FFmpegError) {
+            if let video, packet == nil || packet?.streamIndex == video.stream {
+                for frame in try video.decoder.decode(packet) { emitVideo(frame, serial: serial, emit: emit) }
+            }
+            if let audio, packet == nil || packet?.streamIndex == audio.stream {
+                for buffer in try audio.decoder.decode(packet) { emitAudio(buffer, serial: serial, emit: emit) }
+            }
+            consecutiveDecodeErrors = 0
+        } catch {
+            // A damaged packet: skip it and keep the picture going; only a run of them fails the item.
+            guard error.call == "avcodec_send_packet" || error.call == "avcodec_receive_frame" else { throw error }
+            consecutiveDecodeErrors += 1
+            if consecutiveDecodeErrors >= Self.decodeErrorLimit { throw error }
+        }
+    }
+
+    private func segment(for pts: MediaTime) -> Segment {
+        // The decoders may still emit frames of the previous pass after the next one began.
+        while segments.count > 1, pts.isValid, pts >= segments[1].ptsOrigin { segments.removeFirst() }
+        return segments[0]
+    }
+
+    private func emitVideo(_ frame: VideoFrame, serial: Int, emit: (Output) -> Void) {
+        let duration = frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate
+        guard frame.pts.isValid else { return }
+        if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }
+        let segment = segment(for: frame.pts)
+        emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
+                                  timeline: segment.timeline(ofPts: frame.pts), duration: duration, serial: serial)))
+    }
+
+    private func emitAudio(_ decoded: AudioBuffer, serial: Int, emit: (Output) -> Void) {
+        var buffer = decoded
+        guard buffer.pts.isValid else { return }
+        if let discardBefore {
+            let skip = (discardBefore - buffer.pts).seconds
+            if skip >= buffer.duration.seconds { return }
+            if skip > 0 { buffer = buffer.droppingFirst(frames: Int(skip * Double(buffer.format.sampleRate))) }
+        }
+        let segment = segment(for: buffer.pts)
+        emit(.audio(TimelineAudio(buffer: buffer, segment: segment, timeline: segment.timeline(ofPts: buffer.pts), serial: serial)))
+    }
+}
+
+/// Why an item could not be played, beyond the libav call that failed.
+public enum PlaybackError: Error, Sendable, CustomStringConvertible {
+    case noPlayableTrack(source: String)
+    case internalState(String)
+
+    public var description: String {
+        switch self {
+        case .noPlayableTrack(let source): "\(source): no playable audio or video track"
+        case .internalState(let what): "internal error: \(what)"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// One presented frame, for the presentation log (tests and `--stats`).
+public struct PresentationRecord: Sendable, Codable {
+    /// Index of the item in the order items were played (0 = first).
+    public let item: Int
+    public let pass: Int
+    /// The frame's time in its item, seconds.
+    public let pts: Double
+    /// Host time it became visible, seconds on the monotonic clock.
+    public let displayTime: Double
+    /// Audio clock minus frame time at display, milliseconds (nil without audio).
+    public let avOffsetMs: Double?
+    public let checksum: UInt32
+}
+
+/// A transition between loop passes or playlist items, as presented.
+public struct SeamRecord: Sendable, Codable {
+    public let fromItem: Int
+    public let toItem: Int
+    /// Extra time the last frame before the seam stayed up beyond its own
+    /// duration, milliseconds: 0 for a perfect seam.
+    public let gapMs: Double
+    /// Audio sample frames written in the 100 ms either side of the seam.
+    public let audioFramesAcross: Int
+}
+
+/// Counters the pipeline keeps where things happen. Thread-safe. Memory is
+/// bounded: offsets go into a fixed histogram and the logs keep the newest
+/// `logLimit` entries, so weeks of playback do not grow it.
+public final class PlaybackStats: Sendable {
+    public struct Snapshot: Sendable, Codable {
+        public var framesPresented = 0
+        public var framesDropped = 0
+        public var framesRepeated = 0
+        public var decodeErrors = 0
+        public var endNotifications = 0
+        public var audioFramesWritten = 0
+        public var underruns = 0
+        public var avOffsetP50Ms: Double?
+        public var avOffsetP99Ms: Double?
+        public var avOffsetMaxMs: Double?
+        public var seams: [SeamRecord] = []
+        public var decoder: String?
+    }
+
+    private struct State: Sendable {
+        var snapshot = Snapshot()
+        /// |A-V offset| histogram in 0.1 ms bins up to 1 s; the last bin takes the rest.
+        var offsetBins = [Int](repeating: 0, count: 10_001)
+        var offsetMax = 0.0
+        var offsetCount = 0
+        var log: [PresentationRecord] = []
+    }
+
+    private let state = Mutex(State())
+    /// Keep a presentation log at all (tests, `--stats` with a log)?
+    public let keepsLog: Bool
+    public let logLimit: Int
+
+    public init(keepsLog: Bool = false, logLimit: Int = 200_000) {
+        self.keepsLog = keepsLog
+        self.logLimit = logLimit
+    }
+
+    func recordPresented(_ record: PresentationRecord) {
+        state.withLock { state in
+            state.snapshot.framesPresented += 1
+            if let offset = record.avOffsetMs {
+                let magnitude = abs(offset)
+                state.offsetBins[min(Int(magnitude * 10), state.offsetBins.count - 1)] += 1
+                state.offsetMax = max(state.offsetMax, magnitude)
+                state.offsetCount += 1
+            }
+            guard keepsLog else { return }
+            if state.log.count >= logLimit { state.log.removeFirst(state.log.count / 2) }
+            state.log.append(record)
+        }
+    }
+
+    func update(_ body: (inout Snapshot) -> Void) {
+        state.withLock { body(&$0.snapshot) }
+    }
+
+    func recordSeam(_ seam: SeamRecord) {
+        state.withLock { state in
+            if state.snapshot.seams.count >= 10_000 { state.snapshot.seams.removeFirst(5_000) }
+            state.snapshot.seams.append(seam)
+        }
+    }
+
+    public var snapshot: Snapshot {
+        state.withLock { state in
+            var snapshot = state.snapshot
+            if state.offsetCount > 0 {
+                snapshot.avOffsetP50Ms = Self.percentile(0.50, state.offsetBins, state.offsetCount)
+                snapshot.avOffsetP99Ms = Self.percentile(0.99, state.offsetBins, state.offsetCount)
+                snapshot.avOffsetMaxMs = state.offsetMax
+            }
+            return snapshot
+        }
+    }
+
+    /// The presentation log, oldest first (empty unless `keepsLog`).
+    public var presentationLog: [PresentationRecord] { state.withLock { $0.log } }
+
+    private static func percentile(_ fraction: Double, _ bins: [Int], _ count: Int) -> Double {
+        let rank = Int((Double(count) * fraction).rounded(.up))
+        var seen = 0
+        for (index, binCount) in bins.enumerated() {
+            seen += binCount
+            if seen >= rank { return Double(index + 1) / 10 }
+        }
+        return Double(bins.count) / 10
+    }
+}

@@ -1,0 +1,83 @@
+import MarqueeFFmpeg
+
+/// One pass of one item on the engine's continuous timeline. Loop passes and
+/// playlist items follow each other on that timeline without a reset, which is
+/// what lets the presenter and the audio writer run across a seam as if it
+/// were any other frame.
+final class Segment: Sendable, CustomStringConvertible {
+    /// Increases with every new segment.
+    let id: Int
+    let item: PlayerItem
+    /// The loop pass of `item` this segment is (0 for the first).
+    let pass: Int
+    /// Timeline seconds at which item time `itemStart` plays.
+    let timelineStart: Double
+    /// Item time (0 = the item's beginning) this segment starts at: 0, or a seek target.
+    let itemStart: MediaTime
+    /// The stream timestamp (after loop offsets) that corresponds to `itemStart`.
+    let ptsOrigin: MediaTime
+    let hasVideo: Bool
+    let hasAudio: Bool
+
+    init(id: Int, item: PlayerItem, pass: Int, timelineStart: Double, itemStart: MediaTime,
+         ptsOrigin: MediaTime, hasVideo: Bool, hasAudio: Bool) {
+        self.id = id
+        self.item = item
+        self.pass = pass
+        self.timelineStart = timelineStart
+        self.itemStart = itemStart
+        self.ptsOrigin = ptsOrigin
+        self.hasVideo = hasVideo
+        self.hasAudio = hasAudio
+    }
+
+    func itemTime(ofPts pts: MediaTime) -> MediaTime { itemStart + (pts - ptsOrigin) }
+
+    func timeline(ofPts pts: MediaTime) -> Double { timelineStart + (pts - ptsOrigin).seconds }
+
+    var description: String { "segment \(id) (\(item), pass \(pass), from \(itemStart.seconds) s)" }
+}
+
+/// A decoded picture placed on the timeline.
+struct TimelineFrame: Sendable {
+    let frame: VideoFrame
+    let segment: Segment
+    let itemTime: MediaTime
+    let timeline: Double
+    /// Seconds the frame is meant to stay up at rate 1.
+    let duration: Double
+    let serial: Int
+}
+
+/// Decoded PCM placed on the timeline.
+struct TimelineAudio: Sendable {
+    var buffer: AudioBuffer
+    let segment: Segment
+    var timeline: Double
+    let serial: Int
+}
+
+enum VideoEntry: Sendable {
+    case frame(TimelineFrame)
+    /// Nothing follows on this serial: playback reached its end.
+    case end(serial: Int)
+
+    var serial: Int {
+        switch self {
+        case .frame(let frame): frame.serial
+        case .end(let serial): serial
+        }
+    }
+}
+
+enum AudioEntry: Sendable {
+    case audio(TimelineAudio)
+    case end(serial: Int)
+
+    var serial: Int {
+        switch self {
+        case .audio(let audio): audio.serial
+        case .end(let serial): serial
+        }
+    }
+}

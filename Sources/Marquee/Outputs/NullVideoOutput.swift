@@ -1,0 +1,61 @@
+/// A simulated display: it takes frames in any format, shows each on a vblank
+/// of a fixed refresh rate and keeps the last one up, the way a KMS plane
+/// holds its buffer until the next flip. For headless runs and tests.
+///
+/// Vblanks tick at `start + k * refreshInterval` (k = 0, 1, 2, ...) on `clock`,
+/// where `start` is the clock's time when the output was made.
+///
+/// Threading: the presenter thread only (see `VideoOutput`).
+public final class NullVideoOutput: VideoOutput {
+    private let clock: any HostClock
+    /// Time of vblank 0, in the clock's nanoseconds.
+    public let start: HostTime
+    private let interval: Duration
+    /// Index of the vblank the last frame went up on; a flip takes one vblank,
+    /// so the next frame cannot go up on the same one.
+    private var lastVblank: Int64?
+
+    /// The frame on screen now, nil until the first `present`.
+    public private(set) var displayedFrame: VideoFrame?
+    /// Frames presented since the output was made.
+    public private(set) var presentedFrames = 0
+
+    /// - Parameters:
+    ///   - clock: where vblanks are timed and `present` sleeps.
+    ///   - refreshRate: vblanks per second (> 0); the interval is rounded to whole nanoseconds.
+    public init(clock: any HostClock, refreshRate: Double = 60) {
+        precondition(refreshRate > 0, "refresh rate must be positive")
+        self.clock = clock
+        start = clock.now()
+        interval = .nanoseconds(Int64((1e9 / refreshRate).rounded()))
+    }
+
+    /// Formats a decoder produces; this display shows any of them as they are.
+    public var acceptedFormats: [PixelFormat] { [.yuv420p, .nv12, .yuv420p10, .p010, .xrgb8888, .rgb24] }
+
+    public var refreshInterval: Duration? { interval }
+
+    /// Sleeps on the clock until the first vblank at or after `target` (and after
+    /// now, and after the previous frame's vblank), makes `frame` the displayed
+    /// frame and returns that vblank's time. Never throws.
+    public func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime {
+        let earliest = max(target, clock.now())
+        var vblank = Self.ceilingDivide(earliest.nanoseconds - start.nanoseconds, interval.nanoseconds)
+        vblank = max(vblank, 0)
+        if let lastVblank { vblank = max(vblank, lastVblank + 1) }
+        let shown = start + .nanoseconds(vblank * interval.nanoseconds)
+        clock.sleep(until: shown)
+        lastVblank = vblank
+        displayedFrame = frame
+        presentedFrames += 1
+        return shown
+    }
+
+    /// Nothing is queued: a frame is visible when `present` returns.
+    public func flush() throws {}
+
+    private static func ceilingDivide(_ numerator: Int64, _ denominator: Int64) -> Int64 {
+        let quotient = numerator / denominator
+        return numerator % denominator > 0 ? quotient + 1 : quotient
+    }
+}

@@ -1,0 +1,33 @@
+/// What a player reports as it runs, in the order it happens. Delivered as an
+/// `AsyncStream` (`player.events()`) and to handlers (`player.addEventHandler`).
+public enum PlayerEvent: Sendable, CustomStringConvertible {
+    case statusChanged(Player.Status)
+    /// An item opened (`.readyToPlay`) or could not be opened (`.failed`).
+    case itemStatusChanged(PlayerItem, PlayerItem.Status)
+    case currentItemChanged(PlayerItem?)
+    /// Presentation reached the end of the item (each loop pass counts).
+    case didPlayToEnd(PlayerItem)
+    /// The item stopped before its end: unreadable data, too many decode errors.
+    case failedToPlayToEnd(PlayerItem, any Error)
+    /// The current time jumped (a seek, a loop to zero).
+    case timeJumped(PlayerItem, to: MediaTime)
+    /// The pipeline ran out of data while playing (network, slow decode).
+    case playbackStalled(PlayerItem)
+    case rateChanged(Double)
+    /// Nothing more to play: the last item ended (the player is paused on its last frame).
+    case playbackFinished
+
+    public var description: String {
+        switch self {
+        case .statusChanged(let status): "status \(status)"
+        case .itemStatusChanged(let item, let status): "item \(item) \(status)"
+        case .currentItemChanged(let item): "current item \(item.map(\.description) ?? "none")"
+        case .didPlayToEnd(let item): "did play to end \(item)"
+        case .failedToPlayToEnd(let item, let error): "failed to play to end \(item): \(error)"
+        case .timeJumped(let item, let time): "time jumped \(item) to \(time.seconds) s"
+        case .playbackStalled(let item): "playback stalled \(item)"
+        case .rateChanged(let rate): "rate \(rate)"
+        case .playbackFinished: "playback finished"
+        }
+    }
+}

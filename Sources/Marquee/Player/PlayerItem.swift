@@ -1,0 +1,101 @@
+import Synchronization
+
+/// One thing to play and its presentation state, like AVPlayerItem. Create it
+/// from an `Asset` or a URL; its status becomes `.readyToPlay` once the
+/// player has opened it, or `.failed` with `error` naming the input and why.
+///
+/// Thread-safe: the engine updates it from its threads; read it from anywhere.
+public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
+    public enum Status: String, Sendable {
+        case unknown, readyToPlay, failed
+    }
+
+    public let asset: Asset
+    private let state = Mutex(State())
+
+    struct State: Sendable {
+        var status = Status.unknown
+        var error: (any Error)?
+        var media: MediaDescription?
+        var disabledTracks: Set<Int> = []
+        var loadedTimeRanges: [TimeRange] = []
+        var isPlaybackBufferEmpty = true
+        var isPlaybackLikelyToKeepUp = false
+        var currentTime = MediaTime.zero
+    }
+
+    public init(asset: Asset) {
+        self.asset = asset
+    }
+
+    public convenience init(source: String) {
+        self.init(asset: Asset(source: source))
+    }
+
+    public var description: String { asset.source }
+
+    public var status: Status { state.withLock { $0.status } }
+    /// Why the item failed: an `FFmpegError` naming the call, message and input.
+    public var error: (any Error)? { state.withLock { $0.error } }
+    /// Indefinite until the item has been opened (and for live streams).
+    public var duration: MediaTime { state.withLock { $0.media?.duration ?? .indefinite } }
+
+    /// The item's tracks, each of which can be disabled (like AVPlayerItemTrack):
+    /// disabling the audio track plays the item silently.
+    public var tracks: [PlayerItemTrack] {
+        state.withLock { state in
+            (state.media?.tracks ?? []).map { PlayerItemTrack(item: self, track: $0) }
+        }
+    }
+
+    /// Ranges of the item already demuxed ahead of the play position.
+    public var loadedTimeRanges: [TimeRange] { state.withLock { $0.loadedTimeRanges } }
+
+    /// Where the item can seek: all of it when its duration is known.
+    public var seekableTimeRanges: [TimeRange] {
+        let duration = duration
+        return duration.isNumeric ? [TimeRange(start: .zero, duration: duration)] : []
+    }
+
+    public var isPlaybackBufferEmpty: Bool { state.withLock { $0.isPlaybackBufferEmpty } }
+    public var isPlaybackLikelyToKeepUp: Bool { state.withLock { $0.isPlaybackLikelyToKeepUp } }
+
+    /// The item's own time of the frame (or sample) last presented.
+    public func currentTime() -> MediaTime { state.withLock { $0.currentTime } }
+
+    func isTrackEnabled(_ id: Int) -> Bool { state.withLock { !$0.disabledTracks.contains(id) } }
+
+    func setTrack(_ id: Int, enabled: Bool) {
+        state.withLock { state in
+            if enabled { state.disabledTracks.remove(id) } else { state.disabledTracks.insert(id) }
+        }
+    }
+
+    func update(_ body: (inout State) -> Void) { state.withLock { body(&$0) } }
+
+    func markReady(_ media: MediaDescription) {
+        update {
+            $0.media = media
+            $0.status = .readyToPlay
+            $0.error = nil
+        }
+    }
+
+    func markFailed(_ error: any Error) {
+        update {
+            $0.status = .failed
+            $0.error = error
+        }
+    }
+}
+
+/// A track of a `PlayerItem` that can be switched off.
+public struct PlayerItemTrack: Sendable {
+    public let item: PlayerItem
+    public let track: TrackDescription
+
+    public var isEnabled: Bool {
+        get { item.isTrackEnabled(track.id) }
+        nonmutating set { item.setTrack(track.id, enabled: newValue) }
+    }
+}

@@ -1,0 +1,184 @@
+import CFFmpeg
+import CMarqueeShims
+import MarqueeCore
+
+/// One writable plane of memory the caller owns (a mapped dumb buffer).
+public struct MutableImagePlane {
+    public let base: UnsafeMutableRawPointer
+    /// Bytes from the start of one row to the next (the pitch), >= the row's payload.
+    public let bytesPerRow: Int
+    /// Rows the memory holds; conversion refuses planes shorter than the picture needs.
+    public let rows: Int
+
+    public init(base: UnsafeMutableRawPointer, bytesPerRow: Int, rows: Int) {
+        self.base = base
+        self.bytesPerRow = bytesPerRow
+        self.rows = rows
+    }
+}
+
+/// Converts software frames between pixel formats and sizes with libswscale.
+///
+/// The scaler is cached for the last (source size, source format, target size,
+/// target format) and rebuilt when any of them changes, so a stream that
+/// switches resolution mid-way keeps converting.
+///
+/// Colour: a `VideoFrame` does not carry its matrix, so YUV is read as BT.601
+/// for SD and BT.709 for HD (wider than 1024 or taller than 576), the guess
+/// players make for untagged video; YUV is limited range, RGB full range.
+///
+/// Not thread-safe: one converter per thread (the presenter's, the writer's).
+public final class PixelConverter {
+    private var context: OpaquePointer?
+    private var key: Key?
+    /// Scaling filter: bilinear is the cheap one that does not alias on
+    /// downscale; SWS_ACCURATE_RND would cost the fast paths on small CPUs.
+    private let flags = SWS_BILINEAR
+
+    private struct Key: Equatable {
+        var sourceWidth, sourceHeight, targetWidth, targetHeight: Int
+        var sourceFormat, targetFormat: AVPixelFormat
+    }
+
+    public init() {}
+
+    deinit { sws_freeContext(context) }
+
+    /// `frame` in `format`, scaled to `width` x `height` pixels (nil keeps the
+    /// frame's size). A frame already in that format and size is returned as it
+    /// is, without a copy; otherwise the result owns new memory (an AVFrame)
+    /// and keeps the source's pts and duration.
+    /// - Throws: `FFmpegError` naming the failed call (`sws_getCachedContext`
+    ///   for a format libswscale cannot convert, e.g. a hardware surface).
+    public func convert(_ frame: VideoFrame, to format: PixelFormat,
+                        width: Int? = nil, height: Int? = nil) throws(FFmpegError) -> VideoFrame {
+        let width = width ?? frame.width, height = height ?? frame.height
+        if frame.pixelFormat == format && frame.width == width && frame.height == height { return frame }
+        let target = try Self.softwareFormat(format, "av_frame_get_buffer")
+        let storage = try AVFrameStorage(width: width, height: height, format: target)
+        let planes = storage.planes.map {
+            MutableImagePlane(base: UnsafeMutableRawPointer(mutating: $0.base), bytesPerRow: $0.bytesPerRow, rows: $0.rows)
+        }
+        try scale(frame, into: planes, format: target, width: width, height: height)
+        return storage.videoFrame(pts: frame.pts, duration: frame.duration)
+    }
+
+    /// Converts `frame` straight into caller-owned planes (one copy, e.g. into a
+    /// mapped scanout buffer) of a `width` x `height` picture in `format`; nil
+    /// keeps the frame's size. A frame already in that format and size is copied
+    /// row by row.
+    /// - Throws: `FFmpegError` with code EINVAL when `planes` are too few, too
+    ///   narrow or too short for the picture, or naming the libswscale call that failed.
+    public func convert(_ frame: VideoFrame, into planes: [MutableImagePlane], format: PixelFormat,
+                        width: Int? = nil, height: Int? = nil) throws(FFmpegError) {
+        let width = width ?? frame.width, height = height ?? frame.height
+        let target = try Self.softwareFormat(format, "sws_scale")
+        try Self.validate(planes, format: target, width: width, height: height)
+        if frame.pixelFormat == format && frame.width == width && frame.height == height {
+            try copy(frame, into: planes, format: target)
+        } else {
+            try scale(frame, into: planes, format: target, width: width, height: height)
+        }
+    }
+
+    private func scale(_ frame: VideoFrame, into planes: [MutableImagePlane], format: AVPixelFormat,
+                       width: Int, height: Int) throws(FFmpegError) {
+        let source = try Self.softwareFormat(frame.pixelFormat, "sws_getCachedContext")
+        try configure(Key(sourceWidth: frame.width, sourceHeight: frame.height, targetWidth: width,
+                          targetHeight: height, sourceFormat: source, targetFormat: format))
+        var sourcePointers = [UnsafePointer<UInt8>?](repeating: nil, count: 4)
+        var sourceStrides = [Int32](repeating: 0, count: 4)
+        for (index, plane) in frame.planes.prefix(4).enumerated() {
+            sourcePointers[index] = plane.base.assumingMemoryBound(to: UInt8.self)
+            sourceStrides[index] = Int32(plane.bytesPerRow)
+        }
+        var targetPointers = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
+        var targetStrides = [Int32](repeating: 0, count: 4)
+        for (index, plane) in planes.prefix(4).enumerated() {
+            targetPointers[index] = plane.base.assumingMemoryBound(to: UInt8.self)
+            targetStrides[index] = Int32(plane.bytesPerRow)
+        }
+        let rows = sws_scale(context, sourcePointers, sourceStrides, 0, Int32(frame.height), targetPointers, targetStrides)
+        try check(rows, "sws_scale")
+        // sws_scale reports the rows it wrote; fewer than the picture means it gave up part-way.
+        guard rows == Int32(height) else {
+            throw FFmpegError(code: marquee_averror(EINVAL), call: "sws_scale",
+                              message: "wrote \(rows) of \(height) rows converting \(frame.pixelFormat) to \(PixelFormat(libav: format))")
+        }
+    }
+
+    /// Rebuilds the scaler when the conversion changes (sws_getCachedContext
+    /// returns the same one otherwise) and sets its colour matrix once.
+    private func configure(_ wanted: Key) throws(FFmpegError) {
+        guard wanted != key else { return }
+        key = nil
+        context = sws_getCachedContext(context, Int32(wanted.sourceWidth), Int32(wanted.sourceHeight), wanted.sourceFormat,
+                                       Int32(wanted.targetWidth), Int32(wanted.targetHeight), wanted.targetFormat,
+                                       flags, nil, nil, nil)
+        guard let context else {
+            throw FFmpegError(code: marquee_averror(EINVAL), call: "sws_getCachedContext",
+                              message: "cannot convert \(PixelFormat(libav: wanted.sourceFormat)) \(wanted.sourceWidth)x\(wanted.sourceHeight) "
+                                     + "to \(PixelFormat(libav: wanted.targetFormat)) \(wanted.targetWidth)x\(wanted.targetHeight)")
+        }
+        let isHD = wanted.sourceWidth > 1024 || wanted.sourceHeight > 576
+        if isHD && Self.isYUV(wanted.sourceFormat) {
+            let matrix = sws_getCoefficients(SWS_CS_ITU709)
+            let targetRange: Int32 = Self.isYUV(wanted.targetFormat) ? 0 : 1
+            // brightness 0, contrast and saturation 1.0 in 16.16 fixed point: only the matrix changes.
+            try check(sws_setColorspaceDetails(context, matrix, 0, matrix, targetRange, 0, 1 << 16, 1 << 16),
+                      "sws_setColorspaceDetails")
+        }
+        key = wanted
+    }
+
+    private func copy(_ frame: VideoFrame, into planes: [MutableImagePlane], format: AVPixelFormat) throws(FFmpegError) {
+        let needed = Int(av_pix_fmt_count_planes(format))
+        guard frame.planes.count == needed else {
+            throw FFmpegError(code: marquee_averror(EINVAL), call: "av_image_copy_plane",
+                              message: "frame has \(frame.planes.count) planes, \(frame.pixelFormat) has \(needed)")
+        }
+        for (index, (source, target)) in zip(frame.planes, planes).enumerated() {
+            let rowBytes = av_image_get_linesize(format, Int32(frame.width), Int32(index))
+            try check(rowBytes, "av_image_get_linesize")
+            av_image_copy_plane(target.base.assumingMemoryBound(to: UInt8.self), Int32(target.bytesPerRow),
+                                source.base.assumingMemoryBound(to: UInt8.self), Int32(source.bytesPerRow),
+                                rowBytes, Int32(min(source.rows, target.rows)))
+        }
+    }
+
+    /// Refuses caller planes that would make libswscale write out of bounds.
+    private static func validate(_ planes: [MutableImagePlane], format: AVPixelFormat, width: Int, height: Int) throws(FFmpegError) {
+        let needed = Int(av_pix_fmt_count_planes(format))
+        func refuse(_ message: String) -> FFmpegError {
+            FFmpegError(code: marquee_averror(EINVAL), call: "sws_scale",
+                        message: "destination for \(PixelFormat(libav: format)) \(width)x\(height): \(message)")
+        }
+        guard planes.count >= needed else { throw refuse("\(planes.count) planes given, \(needed) needed") }
+        let chromaShift = Int(av_pix_fmt_desc_get(format)?.pointee.log2_chroma_h ?? 0)
+        for index in 0..<needed {
+            let rowBytes = Int(av_image_get_linesize(format, Int32(width), Int32(index)))
+            let rows = index == 1 || index == 2 ? (height + (1 << chromaShift) - 1) >> chromaShift : height
+            guard planes[index].bytesPerRow >= rowBytes else {
+                throw refuse("plane \(index) rows are \(planes[index].bytesPerRow) bytes, \(rowBytes) needed")
+            }
+            guard planes[index].rows >= rows else {
+                throw refuse("plane \(index) has \(planes[index].rows) rows, \(rows) needed")
+            }
+        }
+    }
+
+    private static func softwareFormat(_ format: PixelFormat, _ call: String) throws(FFmpegError) -> AVPixelFormat {
+        let libav = format.libav
+        guard libav != AV_PIX_FMT_NONE, let descriptor = av_pix_fmt_desc_get(libav),
+              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0 else {
+            throw FFmpegError(code: marquee_averror(EINVAL), call: call,
+                              message: "\(format) is not a software pixel format")
+        }
+        return libav
+    }
+
+    private static func isYUV(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && descriptor.pointee.nb_components >= 3
+    }
+}

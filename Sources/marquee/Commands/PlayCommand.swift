@@ -1,0 +1,107 @@
+import Foundation
+import Marquee
+
+/// `marquee play`: plays inputs in order on the chosen outputs; `--stats`
+/// writes what happened as JSON at exit.
+struct PlayCommand: Subcommand {
+    static let name = "play"
+    static let usage = """
+        play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out null|file:DIR] \
+        [--audio-out null|wav:PATH] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--stats PATH]
+        """
+    static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
+
+    let inputs: [String]
+    let loop: LoopMode
+    let loops: Int?
+    let videoOut: OutputChoice
+    let audioOut: OutputChoice?
+    let rate: Double
+    let start: Double?
+    let untimed: Bool
+    let statsPath: String?
+
+    enum OutputChoice: Equatable {
+        case null
+        case file(String)
+    }
+
+    init(parsing parser: inout ArgumentParser) throws {
+        let loopName = try parser.option("--loop") ?? "none"
+        guard let loop = LoopMode(rawValue: loopName) else { throw UsageError("--loop must be item, playlist or none") }
+        self.loop = loop
+        loops = try parser.option("--loops", as: Int.self)
+        if let loops, loops < 1 { throw UsageError("--loops must be at least 1") }
+        videoOut = try Self.output(try parser.option("--video-out") ?? "null", fileScheme: "file", flag: "--video-out")
+        let noAudio = parser.flag("--no-audio")
+        let audio = try Self.output(try parser.option("--audio-out") ?? "null", fileScheme: "wav", flag: "--audio-out")
+        audioOut = noAudio ? nil : audio
+        rate = try parser.option("--rate", as: Double.self) ?? 1
+        guard rate > 0, rate <= 16 else { throw UsageError("--rate must be in (0, 16]") }
+        start = try parser.option("--start", as: Double.self)
+        untimed = parser.flag("--untimed")
+        statsPath = try parser.option("--stats")
+        inputs = try parser.positional()
+        guard !inputs.isEmpty else { throw UsageError("play needs at least one file or URL") }
+    }
+
+    private static func output(_ text: String, fileScheme: String, flag: String) throws -> OutputChoice {
+        if text == "null" { return .null }
+        let prefix = "\(fileScheme):"
+        guard text.hasPrefix(prefix), text.count > prefix.count else {
+            throw UsageError("\(flag) must be null or \(fileScheme):PATH, not '\(text)'")
+        }
+        return .file(String(text.dropFirst(prefix.count)))
+    }
+
+    func run() async -> Int32 {
+        let configuration: PlayerConfiguration
+        do {
+            configuration = try makeConfiguration()
+        } catch {
+            Diagnostics.error("\(error)")
+            return 1
+        }
+        let player = QueuePlayer(items: inputs.map(PlayerItem.init(source:)), configuration: configuration)
+        player.loopMode = loop
+        if loop == .item { player.loopPasses = loops }
+        let session = PlaySession(player: player, loops: loop == .playlist ? loops : nil, itemCount: inputs.count)
+        let events = player.events()
+        if rate != 1 { player.rate = rate } else { player.play() }
+        if let start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }
+        let signals = SignalWatcher()
+        let statusLine = isatty(STDOUT_FILENO) == 1 ? StatusLine(player: player) : nil
+        await session.run(events: events, until: signals)
+        statusLine?.stop()
+        player.stop()
+        if let statsPath { writeStats(player.stats, to: statsPath) }
+        return session.failures > 0 && session.failures == inputs.count ? 1 : 0
+    }
+
+    private func makeConfiguration() throws -> PlayerConfiguration {
+        // Untimed: each output runs on its own virtual clock, advanced by what it consumes.
+        let videoClock: any HostClock = untimed ? VirtualClock() : MonotonicClock()
+        let audioClock: any HostClock = untimed ? VirtualClock() : videoClock
+        let video: any VideoOutput = switch videoOut {
+        case .null: NullVideoOutput(clock: videoClock)
+        case .file(let path): try FileVideoOutput(path: path, clock: videoClock)
+        }
+        let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16)
+        let audio: (any AudioOutput)? = switch audioOut {
+        case nil: nil
+        case .null: NullAudioOutput(format: format, clock: audioClock)
+        case .file(let path): try WAVAudioOutput(path: path, format: format, clock: audioClock)
+        }
+        return PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed)
+    }
+
+    private func writeStats(_ stats: PlaybackStats, to path: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try encoder.encode(stats.snapshot).write(to: URL(fileURLWithPath: path))
+        } catch {
+            Diagnostics.error("\(path): cannot write stats: \(error.localizedDescription)")
+        }
+    }
+}

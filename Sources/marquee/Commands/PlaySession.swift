@@ -1,0 +1,97 @@
+import Foundation
+import Marquee
+import Synchronization
+
+/// Follows a playing player's events: reports failed items in one line each,
+/// counts playlist passes, and returns when playback is over or a signal
+/// asks to stop.
+final class PlaySession: Sendable {
+    let player: QueuePlayer
+    /// `--loops` with `--loop playlist`: stop after this many passes of the list.
+    let loops: Int?
+    let itemCount: Int
+    private let failed = Mutex<Int>(0)
+
+    init(player: QueuePlayer, loops: Int?, itemCount: Int) {
+        self.player = player
+        self.loops = loops
+        self.itemCount = itemCount
+    }
+
+    var failures: Int { failed.withLock { $0 } }
+
+    func run(events: AsyncStream<PlayerEvent>, until signals: SignalWatcher) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await signals.wait() }
+            group.addTask { [self] in
+                var ends = 0
+                for await event in events {
+                    switch event {
+                    case .itemStatusChanged(let item, .failed):
+                        failed.withLock { $0 += 1 }
+                        Diagnostics.error(item.error.map { "\($0)" } ?? "\(item): cannot be played")
+                    case .failedToPlayToEnd(_, let error):
+                        Diagnostics.error("\(error)")
+                    case .didPlayToEnd:
+                        ends += 1
+                        if let loops, ends >= loops * itemCount { player.loopMode = .none }
+                    case .playbackFinished:
+                        return
+                    default:
+                        break
+                    }
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a clean stop (stats written, outputs closed).
+/// `@unchecked Sendable`: the sources are only kept alive here, never touched after init.
+final class SignalWatcher: @unchecked Sendable {
+    private let stream: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    func wait() async {
+        for await _ in stream { return }
+    }
+}
+
+/// The one-line status on a terminal: time, duration, A-V offset, drops.
+/// `@unchecked Sendable`: the timer is thread-safe to cancel; nothing else is shared.
+final class StatusLine: @unchecked Sendable {
+    private let timer: any DispatchSourceTimer
+
+    init(player: Player) {
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "marquee.status"))
+        timer.schedule(deadline: .now(), repeating: 0.5)
+        timer.setEventHandler {
+            let stats = player.stats.snapshot
+            let time = player.currentTime().seconds
+            let duration = player.currentItem?.duration
+            let total = duration?.isNumeric == true ? String(format: "%.1f", duration!.seconds) : "--"
+            let offset = stats.avOffsetP50Ms.map { String(format: "%.1f ms", $0) } ?? "--"
+            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d   ", time, total, offset, stats.framesDropped).utf8))
+        }
+        timer.resume()
+    }
+
+    func stop() {
+        timer.cancel()
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+}
