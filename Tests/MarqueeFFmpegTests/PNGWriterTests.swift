@@ -4,13 +4,15 @@ import MarqueeFFmpeg
 import MarqueeTestSupport
 import Testing
 
-@Suite struct PNGWriterTests {
+@Suite final class PNGWriterTests {
     let directory: String
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("png-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     /// ffprobe's "WIDTHxHEIGHT codec" for the first video stream of `path`.
     func probe(_ path: String) throws -> String {

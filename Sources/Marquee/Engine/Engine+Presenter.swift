@@ -31,7 +31,8 @@ extension Engine {
                 clock.setPaused(!playing, at: hostClock.now())
                 local.untimedAnchor = nil
             }
-            guard playing else {
+            // Paused, the first frame after a seek is still shown (scrubbing).
+            guard playing || local.firstAfterStart else {
                 Thread.sleep(forTimeInterval: 0.005)
                 continue
             }
@@ -59,7 +60,7 @@ extension Engine {
             let anchor = local.untimedAnchor ?? (frame.timeline, now)
             local.untimedAnchor = anchor
             target = anchor.host + .nanoseconds(Int64((frame.timeline - anchor.timeline) / rate * 1e9))
-        } else if local.firstAfterStart {
+        } else if local.firstAfterStart || !state.withLock({ $0.playing }) {
             if !frame.segment.hasAudio { clock.set(position: frame.timeline, at: now, serial: frame.serial) }
         } else {
             guard let position = masterPosition(for: frame, now: now, local: &local) else { return false }

@@ -35,8 +35,13 @@ public final class NullAudioOutput: AudioOutput, Sendable {
         state = Mutex(PlaybackState(sampleRate: Int64(format.sampleRate), now: clock.now()))
     }
 
-    /// Times the device ran dry while playing.
-    public var underruns: Int { state.withLock { $0.underruns } }
+    /// Times the device ran dry while playing, as of now.
+    public var underruns: Int {
+        state.withLock { state in
+            state.update(at: clock.now())
+            return state.underruns
+        }
+    }
     /// Sample frames accepted by `write` since the output was made.
     public var framesWritten: Int { state.withLock { Int($0.framesWritten) } }
     /// Sample frames played since the output was made, as of now.

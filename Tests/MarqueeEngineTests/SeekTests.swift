@@ -1,0 +1,58 @@
+import Marquee
+import MarqueeTestSupport
+import Testing
+
+/// Must-show 3: exact seeks land on the frame at the time; default seeks on the keyframe before.
+@Suite(.serialized) struct SeekTests {
+    static let fps = 25
+
+    @Test func exactSeeksPresentTheFrameAtThatTimeFirst() async throws {
+        let path = try Fixtures.path(Fixtures.indexed(seconds: 10, fps: Self.fps))
+        let run = try Run([path], untimed: false)
+        run.player.play()
+        // Paused, so nothing of the old position can be presented once the seek starts.
+        run.player.pause()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let target = Double.random(in: 0..<9.9, using: &generator)
+            let before = run.video.frames.count
+            let finished = await run.player.seek(to: MediaTime(seconds: target, preferredTimescale: 90_000),
+                                                 toleranceBefore: .zero, toleranceAfter: .zero)
+            #expect(finished)
+            // After a seek the first frame presented is the one whose interval holds the target.
+            let first = try #require(run.video.frames.dropFirst(before).first)
+            let expected = Int((target * Double(Self.fps)).rounded(.down))
+            #expect(first.index == expected, "seek to \(target) s showed frame \(first.index ?? -1), wanted \(expected)")
+            #expect(abs(run.player.currentTime().seconds - Double(expected) / Double(Self.fps)) < 0.001)
+        }
+        run.player.stop()
+    }
+
+    @Test func defaultSeeksLandOnTheKeyframeBefore() async throws {
+        let path = try Fixtures.path(Fixtures.indexed(seconds: 10, fps: Self.fps))
+        let run = try Run([path], untimed: false)
+        run.player.play()
+        run.player.pause()
+        for target in [0.5, 3.96, 4.0, 7.3, 9.5] {
+            let before = run.video.frames.count
+            #expect(await run.player.seek(to: MediaTime(seconds: target, preferredTimescale: 1000)))
+            let keyframe = Int(target.rounded(.down)) * Self.fps // one keyframe a second
+            #expect(run.video.frames[before...].first?.index == keyframe, "seek to \(target)")
+        }
+        run.player.stop()
+    }
+
+    @Test func aLaterSeekCancelsAnEarlierOne() async throws {
+        let path = try Fixtures.path(Fixtures.indexed(seconds: 10, fps: Self.fps))
+        let run = try Run([path], untimed: false)
+        run.player.pause()
+        async let first = run.player.seek(to: MediaTime(seconds: 2, preferredTimescale: 1000))
+        try await Task.sleep(for: .milliseconds(10))
+        async let second = run.player.seek(to: MediaTime(seconds: 5, preferredTimescale: 1000))
+        run.player.play()
+        let (a, b) = await (first, second)
+        #expect(!a)
+        #expect(b)
+        run.player.stop()
+    }
+}
