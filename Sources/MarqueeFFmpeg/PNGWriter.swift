@@ -88,7 +88,8 @@ public final class PNGWriter {
     /// open, write or close is an `FFmpegError` like the rest.
     private func save(_ bytes: UnsafeMutablePointer<UInt8>?, count: Int, to path: String) throws(FFmpegError) {
         var io: UnsafeMutablePointer<AVIOContext>?
-        try check(avio_open(&io, path, AVIO_FLAG_WRITE), "avio_open", source: path)
+        // "file:" so a name with a colon ("take:2.png") is never read as a protocol.
+        try check(avio_open(&io, "file:" + path, AVIO_FLAG_WRITE), "avio_open", source: path)
         avio_write(io, bytes, Int32(count))
         avio_flush(io)
         // avio_write reports nothing; a failed write leaves its code in `error`.

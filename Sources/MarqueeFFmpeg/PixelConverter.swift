@@ -84,6 +84,11 @@ public final class PixelConverter {
     private func scale(_ frame: VideoFrame, into planes: [MutableImagePlane], format: AVPixelFormat,
                        width: Int, height: Int) throws(FFmpegError) {
         let source = try Self.softwareFormat(frame.pixelFormat, "sws_getCachedContext")
+        // libswscale reads every plane of the format: a missing one would be a NULL read.
+        guard frame.planes.count >= Int(av_pix_fmt_count_planes(source)) else {
+            throw FFmpegError(code: marquee_averror(EINVAL), call: "sws_scale",
+                              message: "\(frame.pixelFormat) frame has \(frame.planes.count) of \(av_pix_fmt_count_planes(source)) planes")
+        }
         try configure(Key(sourceWidth: frame.width, sourceHeight: frame.height, targetWidth: width,
                           targetHeight: height, sourceFormat: source, targetFormat: format))
         var sourcePointers = [UnsafePointer<UInt8>?](repeating: nil, count: 4)

@@ -58,7 +58,7 @@ import Testing
         let writer = try PNGWriter()
         let sizes = [(853, 355), (64, 48), (853, 355), (1, 1)]
         for (index, (width, height)) in sizes.enumerated() {
-            let path = "\(directory)/size\(index).png"
+            let path = "\(directory)/size:\(index).png"
             try writer.write(solidYUV420(width: width, height: height, y: 81, cb: 90, cr: 240), to: path)
             #expect(try probe(path) == "\(width)x\(height) png")
             let decoded = try decodeRGB(path)

@@ -187,5 +187,10 @@ func pixel(_ frame: VideoFrame, plane: Int = 0, x: Int, y: Int, bytes count: Int
                                  planes: [], storage: TestPixels(bytes: 0))
         let hardware = #expect(throws: FFmpegError.self) { try PixelConverter().convert(surface, to: .xrgb8888) }
         #expect(hardware?.call == "sws_getCachedContext" && hardware?.message.contains("vaapi") == true)
+
+        let partial = VideoFrame(pts: .zero, duration: .zero, width: 64, height: 48, pixelFormat: .yuv420p,
+                                 planes: [frame.planes[0]], storage: frame.storage)
+        let missingPlanes = #expect(throws: FFmpegError.self) { try PixelConverter().convert(partial, to: .xrgb8888) }
+        #expect(missingPlanes?.message.contains("1 of 3 planes") == true, "\(String(describing: missingPlanes))")
     }
 }

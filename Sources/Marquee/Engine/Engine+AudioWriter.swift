@@ -29,8 +29,9 @@ extension Engine {
             guard let entry = audioQueue.pop(timeout: 0.02), entry.serial == serial else { continue }
             switch entry {
             case .end:
+                if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }
                 try? output.drain()
-                if let lastSegment, !lastSegment.hasVideo { reachEnd(of: lastSegment) }
+                stageFinished(.audio, serial: serial, segment: lastSegment)
             case .audio(let audio):
                 if let previous = lastSegment, previous.id != audio.segment.id, !audio.segment.hasVideo {
                     crossSeam(from: previous, to: audio.segment)

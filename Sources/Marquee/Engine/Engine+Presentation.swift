@@ -26,8 +26,23 @@ extension Engine {
         observers.timeJumped(to: new.itemStart)
     }
 
+    /// `stage` has presented everything of `serial`. Playback ends when every
+    /// stage `segment` uses has finished, so neither stream is cut short.
+    func stageFinished(_ stage: Stage, serial: Int, segment: Segment?) {
+        let done = state.withLock { state -> Bool in
+            guard state.serial == serial else { return false }
+            state.finishedStages.insert(stage)
+            // Without a segment (nothing could be played) every stage must report.
+            let audio = configuration.audioOutput != nil && (segment?.hasAudio ?? true)
+            var needed: Set<Stage> = audio ? [.audio] : []
+            if segment?.hasVideo ?? true { needed.insert(.video) }
+            return needed.isSubset(of: state.finishedStages)
+        }
+        if done { reachEnd(of: segment) }
+    }
+
     /// Presentation of `segment` reached the real end of playback.
-    func reachEnd(of segment: Segment?) {
+    private func reachEnd(of segment: Segment?) {
         if let segment {
             stats.update { $0.endNotifications += 1 }
             post(.didPlayToEnd(segment.item))

@@ -42,7 +42,7 @@ extension Engine {
             switch entry {
             case .end:
                 local.pending = nil
-                finishVideo(local.last?.frame, rate: rate)
+                finishVideo(local.last?.frame, serial: serial, rate: rate)
             case .frame(let frame):
                 if schedule(frame, &local, rate: rate, hostClock: hostClock) {
                     local.pending = nil
@@ -137,13 +137,14 @@ extension Engine {
     }
 
     /// End of playback on the video side: let the last frame run its time, then report.
-    private func finishVideo(_ last: TimelineFrame?, rate: Double) {
+    private func finishVideo(_ last: TimelineFrame?, serial: Int, rate: Double) {
         if let last, !configuration.untimed {
             configuration.hostClock.sleep(until: configuration.hostClock.now() + .nanoseconds(Int64(last.duration / rate * 1e9)))
         }
         try? configuration.videoOutput?.flush()
+        // A segment without video is ended by the audio writer.
         guard last?.segment.hasVideo ?? true else { return }
-        reachEnd(of: last?.segment)
+        stageFinished(.video, serial: serial, segment: last?.segment)
     }
 
     private func convertIfNeeded(_ frame: VideoFrame, for output: any VideoOutput) throws -> VideoFrame {

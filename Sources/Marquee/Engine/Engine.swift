@@ -71,6 +71,12 @@ final class Engine: @unchecked Sendable {
         /// What is on screen (or in the speakers) now.
         var presented: Segment?
         var timeline = 0.0
+        /// Stages that reached the end of playback on `serial`.
+        var finishedStages: Set<Stage> = []
+    }
+
+    enum Stage: Sendable {
+        case video, audio
     }
 
     let configuration: PlayerConfiguration
@@ -120,6 +126,7 @@ final class Engine: @unchecked Sendable {
     func restart(item: PlayerItem?, at time: MediaTime, exact: Bool) -> Int {
         let (serial, superseded) = state.withLock { state -> (Int, [CheckedContinuation<Bool, Never>]) in
             state.serial += 1
+            state.finishedStages = []
             let superseded = state.seekWaiters.map(\.continuation)
             state.seekWaiters.removeAll()
             if let item {

@@ -18,6 +18,10 @@ public struct TimeStretcher {
     /// Where the previous segment started (absolute), nil before the first.
     private var previousStart: Int?
     private var pts = MediaTime.invalid
+    /// Frames fed and produced since the last reset, so `flush` can make the
+    /// total output exactly input / rate.
+    private var framesIn = 0
+    private var framesOut = 0
 
     public init(format: AudioFormat) {
         self.format = format
@@ -31,11 +35,14 @@ public struct TimeStretcher {
     }
 
     public mutating func reset() {
+        pending.removeAll()
         input.removeAll()
         inputStart = 0
         ideal = 0
         previousStart = nil
         pts = .invalid
+        framesIn = 0
+        framesOut = 0
     }
 
     /// Input time held back inside the stretcher, in input seconds.
@@ -51,6 +58,7 @@ public struct TimeStretcher {
         guard rate != 1 else { return buffer }
         if !pts.isValid { pts = buffer.pts }
         input += buffer.floatSamples()
+        framesIn += buffer.frameCount
         let channels = format.channels
         var output: [Float] = []
         let analysis = Double(hop) * rate
@@ -65,7 +73,28 @@ public struct TimeStretcher {
         }
         trimConsumed()
         let result = AudioBuffer(pts: pts, format: format, floatSamples: output)
+        framesOut += result.frameCount
         pts = pts + result.duration
+        return result
+    }
+
+    /// The input still held back, stretched (the end of the stream): nil when empty.
+    public mutating func flush(rate: Double) -> AudioBuffer? {
+        let end = inputStart + input.count / format.channels
+        guard pts.isValid, Double(end) > ideal else { return nil }
+        input += [Float](repeating: 0, count: (searchRadius + hop * 2) * format.channels)
+        var output: [Float] = []
+        while ideal < Double(end) {
+            let start = bestStart(near: Int(ideal.rounded()))
+            appendSegment(at: start, to: &output)
+            previousStart = start
+            ideal += Double(hop) * rate
+        }
+        output += pending
+        let owed = max(0, Int((Double(framesIn) / rate).rounded()) - framesOut) * format.channels
+        output = Array(output.prefix(owed)) + [Float](repeating: 0, count: max(0, owed - output.count))
+        let result = AudioBuffer(pts: pts, format: format, floatSamples: output)
+        reset()
         return result
     }
 
@@ -77,12 +106,12 @@ public struct TimeStretcher {
         var best = idealStart
         var bestScore = -Float.infinity
         let low = max(idealStart - searchRadius, inputStart)
-        for candidate in low...(idealStart + searchRadius) {
+        for candidate in stride(from: low, through: idealStart + searchRadius, by: 2) {
             var score: Float = 0
             var index = 0
             while index < hop {
                 score += mono(at: candidate + index) * mono(at: natural + index)
-                index += 4
+                index += 8
             }
             if score > bestScore {
                 bestScore = score
