@@ -74,7 +74,7 @@ struct PlayCommand: Subcommand {
         await session.run(events: events, until: signals)
         statusLine?.stop()
         player.stop()
-        if let statsPath { writeStats(player.stats, to: statsPath) }
+        if let statsPath { writeStats(StatsReport(playback: player.stats.snapshot, resources: session.resourceSamples), to: statsPath) }
         return session.failures > 0 && session.failures == inputs.count ? 1 : 0
     }
 
@@ -95,11 +95,25 @@ struct PlayCommand: Subcommand {
         return PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed)
     }
 
-    private func writeStats(_ stats: PlaybackStats, to path: String) {
+    /// What `--stats` writes: the player's counters plus resource samples.
+    struct StatsReport: Encodable {
+        let playback: PlaybackStats.Snapshot
+        let resources: [PlaySession.ResourceSample]
+
+        func encode(to encoder: any Encoder) throws {
+            try playback.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(resources, forKey: .resources)
+        }
+
+        private enum Key: String, CodingKey { case resources }
+    }
+
+    private func writeStats(_ stats: StatsReport, to path: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
-            try encoder.encode(stats.snapshot).write(to: URL(fileURLWithPath: path))
+            try encoder.encode(stats).write(to: URL(fileURLWithPath: path))
         } catch {
             Diagnostics.error("\(path): cannot write stats: \(error.localizedDescription)")
         }

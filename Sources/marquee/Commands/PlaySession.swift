@@ -11,6 +11,16 @@ final class PlaySession: Sendable {
     let loops: Int?
     let itemCount: Int
     private let failed = Mutex<Int>(0)
+    /// Memory and descriptors every `resourceSampleInterval` item ends, for `--stats`.
+    private let samples = Mutex<[ResourceSample]>([])
+    static let resourceSampleInterval = 50
+
+    struct ResourceSample: Codable {
+        let ends: Int
+        let usage: ResourceUsage
+    }
+
+    var resourceSamples: [ResourceSample] { samples.withLock { $0 } }
 
     init(player: QueuePlayer, loops: Int?, itemCount: Int) {
         self.player = player
@@ -34,6 +44,9 @@ final class PlaySession: Sendable {
                         Diagnostics.error("\(error)")
                     case .didPlayToEnd:
                         ends += 1
+                        if ends % Self.resourceSampleInterval == 0, let usage = ResourceUsage.current() {
+                            samples.withLock { $0.append(ResourceSample(ends: ends, usage: usage)) }
+                        }
                         if let loops, ends >= loops * itemCount { player.loopMode = .none }
                     case .playbackFinished:
                         return

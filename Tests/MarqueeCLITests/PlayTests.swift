@@ -1,0 +1,61 @@
+import Foundation
+import MarqueeTestSupport
+import Testing
+
+/// `marquee play`, the real executable.
+@Suite struct PlayTests {
+    struct Stats: Decodable {
+        struct Resources: Decodable {
+            struct Usage: Decodable {
+                let residentKilobytes: Int
+                let openFileDescriptors: Int
+            }
+            let ends: Int
+            let usage: Usage
+        }
+        let framesPresented: Int
+        let endNotifications: Int
+        let resources: [Resources]
+    }
+
+    static func stats(_ path: String) throws -> Stats {
+        try JSONDecoder().decode(Stats.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Must-show 7: 500 untimed loop passes neither grow memory nor leak descriptors.
+    @Test func fiveHundredLoopPassesKeepMemoryAndDescriptorsFlat() throws {
+        let clip = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 10, size: "160x120"))
+        let statsPath = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString).json").path
+        let result = try MarqueeExecutable.run(["play", clip, "--untimed", "--loop", "item", "--loops", "500", "--stats", statsPath],
+                                               timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        let stats = try Self.stats(statsPath)
+        #expect(stats.endNotifications == 500)
+        #expect(stats.framesPresented == 5000)
+        // Warmed up after 50 passes; from there to the end, less than 2 MB more.
+        let warm = try #require(stats.resources.first { $0.ends == 50 })
+        let last = try #require(stats.resources.last)
+        #expect(last.ends == 500)
+        let growth = last.usage.residentKilobytes - warm.usage.residentKilobytes
+        #expect(growth < 2048, "resident memory grew \(growth) kB from pass 50 to 500")
+        #expect(last.usage.openFileDescriptors <= warm.usage.openFileDescriptors)
+    }
+
+    @Test func aBadItemInAPlaylistIsOneLineAndTheRestPlays() throws {
+        let clip = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 10, size: "160x120"))
+        let statsPath = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString).json").path
+        let result = try MarqueeExecutable.run(["play", clip, "/missing/clip.mp4", clip, "--untimed", "--stats", statsPath])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("/missing/clip.mp4: avformat_open_input: No such file or directory") == true)
+        #expect(try Self.stats(statsPath).framesPresented == 20)
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        #expect(try MarqueeExecutable.run(["play", "x.mp4", "--loop", "sometimes"]).status == 2)
+        #expect(try MarqueeExecutable.run(["play", "x.mp4", "--rate", "0"]).status == 2)
+        #expect(try MarqueeExecutable.run(["play", "x.mp4", "--video-out", "hdmi"]).status == 2)
+        #expect(try MarqueeExecutable.run(["play"]).status == 2)
+    }
+}
