@@ -21,12 +21,13 @@ let package = Package(
         systemLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
         systemLibrary("CGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
         .target(name: "CMarqueeShims", dependencies: ["CFFmpeg", "CDRM"],
-                linkerSettings: [.linkedLibrary("avutil")]),
+                linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
         .target(name: "MarqueeCore"),
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
-        .executableTarget(name: "marquee", dependencies: ["Marquee"]),
+        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS"]),
+        .target(name: "MarqueeKMS", dependencies: ["CDRM", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore"]),
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),

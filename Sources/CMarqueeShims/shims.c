@@ -29,3 +29,29 @@ uint32_t marquee_drm_format_yuv420(void) { return DRM_FORMAT_YUV420; }
 uint32_t marquee_drm_format_p010(void) { return DRM_FORMAT_P010; }
 uint64_t marquee_drm_format_mod_linear(void) { return DRM_FORMAT_MOD_LINEAR; }
 uint64_t marquee_drm_format_mod_invalid(void) { return DRM_FORMAT_MOD_INVALID; }
+
+#include <xf86drm.h>
+#include <drm_mode.h>
+
+int marquee_drm_create_dumb(int fd, uint32_t width, uint32_t height, uint32_t bpp,
+                            uint32_t *handle, uint32_t *pitch, uint64_t *size) {
+    struct drm_mode_create_dumb request = { .width = width, .height = height, .bpp = bpp };
+    if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &request) < 0) return -errno;
+    *handle = request.handle;
+    *pitch = request.pitch;
+    *size = request.size;
+    return 0;
+}
+
+int marquee_drm_map_dumb(int fd, uint32_t handle, uint64_t *offset) {
+    struct drm_mode_map_dumb request = { .handle = handle };
+    if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &request) < 0) return -errno;
+    *offset = request.offset;
+    return 0;
+}
+
+int marquee_drm_destroy_dumb(int fd, uint32_t handle) {
+    struct drm_mode_destroy_dumb request = { .handle = handle };
+    if (drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &request) < 0) return -errno;
+    return 0;
+}

@@ -2,21 +2,6 @@ import CFFmpeg
 import CMarqueeShims
 import MarqueeCore
 
-/// One writable plane of memory the caller owns (a mapped dumb buffer).
-public struct MutableImagePlane {
-    public let base: UnsafeMutableRawPointer
-    /// Bytes from the start of one row to the next (the pitch), >= the row's payload.
-    public let bytesPerRow: Int
-    /// Rows the memory holds; conversion refuses planes shorter than the picture needs.
-    public let rows: Int
-
-    public init(base: UnsafeMutableRawPointer, bytesPerRow: Int, rows: Int) {
-        self.base = base
-        self.bytesPerRow = bytesPerRow
-        self.rows = rows
-    }
-}
-
 /// Converts software frames between pixel formats and sizes with libswscale.
 ///
 /// The scaler is cached for the last (source size, source format, target size,

@@ -26,3 +26,12 @@ uint32_t marquee_drm_format_yuv420(void);
 uint32_t marquee_drm_format_p010(void);
 uint64_t marquee_drm_format_mod_linear(void);
 uint64_t marquee_drm_format_mod_invalid(void);
+
+// DRM dumb buffers: the ioctl request numbers are function-like macros.
+/// Creates a dumb buffer; returns 0 or -errno.
+int marquee_drm_create_dumb(int fd, uint32_t width, uint32_t height, uint32_t bpp,
+                            uint32_t *handle, uint32_t *pitch, uint64_t *size);
+/// The fake mmap offset of a dumb buffer; returns 0 or -errno.
+int marquee_drm_map_dumb(int fd, uint32_t handle, uint64_t *offset);
+/// Returns 0 or -errno.
+int marquee_drm_destroy_dumb(int fd, uint32_t handle);

@@ -111,7 +111,15 @@ extension Engine {
         var display = target
         if let output = configuration.videoOutput {
             do {
-                display = try output.present(convertIfNeeded(frame.frame, for: output), at: target)
+                if let direct = output as? any RenderTargetOutput {
+                    let rendered = try direct.nextTarget(for: frame.frame)
+                    let source = rendered.crop.flatMap { frame.frame.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+                    try converter.convert(source ?? frame.frame, into: rendered.planes, format: rendered.format,
+                                          width: rendered.width, height: rendered.height)
+                    display = try direct.present(rendered, of: frame.frame, at: target)
+                } else {
+                    display = try output.present(convertIfNeeded(frame.frame, for: output), at: target)
+                }
             } catch {
                 // The output keeps its last frame; count it and go on with the next one.
                 stats.update { $0.framesDropped += 1 }

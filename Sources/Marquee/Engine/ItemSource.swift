@@ -25,6 +25,8 @@ final class ItemSource {
     private var consecutiveDecodeErrors = 0
     static let decodeErrorLimit = 50
     private var frameRate: Double
+    private let rotation: Int
+    private let sampleAspect: Double
 
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int) throws {
         self.item = item
@@ -41,6 +43,8 @@ final class ItemSource {
         audio = try audioTrack.map { ($0.id, try AudioDecoder(demuxer: demuxer, stream: $0.id, output: audioFormat!)) }
         guard video != nil || audio != nil else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
         frameRate = videoTrack?.video?.frameRate ?? 25
+        rotation = videoTrack?.video?.rotation ?? 0
+        sampleAspect = videoTrack?.video?.sampleAspectRatio?.doubleValue ?? 1
         demuxer.select(streams: Set([video?.stream, audio?.stream].compactMap { $0 }))
     }
 
@@ -134,7 +138,10 @@ final class ItemSource {
         return segments[0]
     }
 
-    private func emitVideo(_ frame: VideoFrame, serial: Int, emit: (Output) -> Void) {
+    private func emitVideo(_ decoded: VideoFrame, serial: Int, emit: (Output) -> Void) {
+        var frame = decoded
+        frame.rotation = rotation
+        frame.sampleAspect = sampleAspect
         let duration = frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate
         guard frame.pts.isValid else { return }
         if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }

@@ -61,6 +61,11 @@ public struct VideoFrame: Sendable {
     public let pixelFormat: PixelFormat
     public let planes: [ImagePlane]
     public let storage: any FrameStorage
+    /// Clockwise degrees (0, 90, 180, 270) the picture must be turned for
+    /// display, from its track's display matrix.
+    public var rotation: Int = 0
+    /// Sample (pixel) aspect ratio, width over height; 1 for square pixels.
+    public var sampleAspect: Double = 1
 
     public init(pts: MediaTime, duration: MediaTime, width: Int, height: Int,
                 pixelFormat: PixelFormat, planes: [ImagePlane], storage: any FrameStorage) {

@@ -1,13 +1,14 @@
 import Foundation
 import Marquee
+import MarqueeKMS
 
 /// `marquee play`: plays inputs in order on the chosen outputs; `--stats`
 /// writes what happened as JSON at exit.
 struct PlayCommand: Subcommand {
     static let name = "play"
     static let usage = """
-        play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out null|file:DIR] \
-        [--audio-out null|wav:PATH] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--stats PATH]
+        play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out kms|null|null:xrgb8888|file:DIR] \(KMSFlags.usage) \
+        [--audio-out null|wav:PATH] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--stats PATH]
         """
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
 
@@ -19,12 +20,25 @@ struct PlayCommand: Subcommand {
     let rate: Double
     let start: Double?
     let untimed: Bool
+    /// Video decoder threads; 0 (the default) picks one per core.
+    let threads: Int
     let statsPath: String?
+    let kms: KMSOptions
 
     enum OutputChoice: Equatable {
         case null
+        /// The null display, taking only XRGB8888 (a KMS plane without YUV),
+        /// so every frame goes through the engine's pixel conversion.
+        case nullXRGB
         case file(String)
+        /// A KMS plane on the DRM card (the default where one exists).
+        case kms
     }
+
+    /// Set (to anything) to have one line written on stderr when the first
+    /// frame is on screen: `marquee: first frame NANOSECONDS` (CLOCK_MONOTONIC).
+    /// bench/ uses it to time start-up.
+    static let firstFrameVariable = "MARQUEE_REPORT_FIRST_FRAME"
 
     init(parsing parser: inout ArgumentParser) throws {
         let loopName = try parser.option("--loop") ?? "none"
@@ -32,7 +46,8 @@ struct PlayCommand: Subcommand {
         self.loop = loop
         loops = try parser.option("--loops", as: Int.self)
         if let loops, loops < 1 { throw UsageError("--loops must be at least 1") }
-        videoOut = try Self.output(try parser.option("--video-out") ?? "null", fileScheme: "file", flag: "--video-out")
+        videoOut = try Self.output(try parser.option("--video-out") ?? (KMSFlags.hasCard ? "kms" : "null"), fileScheme: "file", flag: "--video-out")
+        kms = try KMSFlags.parse(&parser)
         let noAudio = parser.flag("--no-audio")
         let audio = try Self.output(try parser.option("--audio-out") ?? "null", fileScheme: "wav", flag: "--audio-out")
         audioOut = noAudio ? nil : audio
@@ -40,6 +55,8 @@ struct PlayCommand: Subcommand {
         guard rate > 0, rate <= 16 else { throw UsageError("--rate must be in (0, 16]") }
         start = try parser.option("--start", as: Double.self)
         untimed = parser.flag("--untimed")
+        threads = try parser.option("--threads", as: Int.self) ?? 0
+        guard threads >= 0 else { throw UsageError("--threads must be 0 (one per core) or more") }
         statsPath = try parser.option("--stats")
         inputs = try parser.positional()
         guard !inputs.isEmpty else { throw UsageError("play needs at least one file or URL") }
@@ -47,6 +64,8 @@ struct PlayCommand: Subcommand {
 
     private static func output(_ text: String, fileScheme: String, flag: String) throws -> OutputChoice {
         if text == "null" { return .null }
+        if fileScheme == "file", text == "kms" { return .kms }
+        if fileScheme == "file", text == "null:xrgb8888" || text == "null:xrgb" { return .nullXRGB }
         let prefix = "\(fileScheme):"
         guard text.hasPrefix(prefix), text.count > prefix.count else {
             throw UsageError("\(flag) must be null or \(fileScheme):PATH, not '\(text)'")
@@ -82,17 +101,23 @@ struct PlayCommand: Subcommand {
         // Untimed: each output runs on its own virtual clock, advanced by what it consumes.
         let videoClock: any HostClock = untimed ? VirtualClock() : MonotonicClock()
         let audioClock: any HostClock = untimed ? VirtualClock() : videoClock
-        let video: any VideoOutput = switch videoOut {
+        var video: any VideoOutput = switch videoOut {
         case .null: NullVideoOutput(clock: videoClock)
+        case .nullXRGB: FormatLimitedOutput(NullVideoOutput(clock: videoClock), formats: [.xrgb8888])
         case .file(let path): try FileVideoOutput(path: path, clock: videoClock)
+        case .kms: try KMSVideoOutput(options: kms, clock: videoClock)
+        }
+        if ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil {
+            video = FirstFrameReporter(video)
         }
         let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16)
         let audio: (any AudioOutput)? = switch audioOut {
         case nil: nil
-        case .null: NullAudioOutput(format: format, clock: audioClock)
+        case .null, .nullXRGB, .kms: NullAudioOutput(format: format, clock: audioClock)  // only --video-out parses null:xrgb8888
         case .file(let path): try WAVAudioOutput(path: path, format: format, clock: audioClock)
         }
-        return PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed)
+        return PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed,
+                                   videoThreads: threads)
     }
 
     /// What `--stats` writes: the player's counters plus resource samples.
@@ -118,4 +143,44 @@ struct PlayCommand: Subcommand {
             Diagnostics.error("\(path): cannot write stats: \(error.localizedDescription)")
         }
     }
+}
+
+/// Passes frames to another output but accepts only `formats`, so the engine
+/// converts everything else first (`--video-out null:xrgb8888`).
+private final class FormatLimitedOutput: VideoOutput {
+    private let base: any VideoOutput
+    let acceptedFormats: [PixelFormat]
+
+    init(_ base: any VideoOutput, formats: [PixelFormat]) {
+        self.base = base
+        acceptedFormats = formats
+    }
+
+    var refreshInterval: Duration? { base.refreshInterval }
+    func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime { try base.present(frame, at: target) }
+    func flush() throws { try base.flush() }
+}
+
+/// Writes one line on stderr when the first frame is on screen (see
+/// `PlayCommand.firstFrameVariable`); otherwise passes everything through.
+private final class FirstFrameReporter: VideoOutput {
+    private let base: any VideoOutput
+    private var reported = false
+
+    init(_ base: any VideoOutput) { self.base = base }
+
+    var acceptedFormats: [PixelFormat] { base.acceptedFormats }
+    var refreshInterval: Duration? { base.refreshInterval }
+
+    func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime {
+        let shown = try base.present(frame, at: target)
+        if !reported {
+            reported = true
+            let now = MonotonicClock().now().nanoseconds
+            FileHandle.standardError.write(Data("marquee: first frame \(now)\n".utf8))
+        }
+        return shown
+    }
+
+    func flush() throws { try base.flush() }
 }
