@@ -53,7 +53,8 @@ public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
             let sameSize = modes.filter { $0.width == preferred.width && $0.height == preferred.height }
             let matching = sameSize.filter { mode in
                 let ratio = mode.refreshRate / frameRate
-                return ratio >= 0.999 && abs(ratio - ratio.rounded()) < 0.002
+                // 24 Hz for 23.976 fps would repeat a frame every 42 s: only near-exact multiples count.
+                return ratio >= 0.9995 && abs(ratio - ratio.rounded()) < 0.0005
             }
             return matching.min { $0.refreshRate < $1.refreshRate } ?? preferred
         }
