@@ -25,7 +25,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func push(_ element: Element, cost: Double = 1, while stillWanted: () -> Bool = { true }) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed, count > 0, totalCost + cost > capacity, stillWanted() {
+        while !closed, unlockedCount > 0, totalCost + cost > capacity, stillWanted() {
             condition.wait(until: Date(timeIntervalSinceNow: 0.05))
         }
         guard !closed, stillWanted() else { return false }
@@ -40,10 +40,10 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
-        while !closed, count == 0 {
+        while !closed, unlockedCount == 0 {
             if !condition.wait(until: deadline) { break }
         }
-        guard count > 0 else { return nil }
+        guard unlockedCount > 0 else { return nil }
         let (element, cost) = items[head]
         head += 1
         totalCost -= cost
@@ -56,7 +56,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func peek() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        return count > 0 ? items[head].element : nil
+        return unlockedCount > 0 ? items[head].element : nil
     }
 
     /// Removes every element matching `predicate` (stale data after a seek).
@@ -70,13 +70,15 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         condition.broadcast()
     }
 
-    var count: Int { items.count - head }
+    private var unlockedCount: Int { items.count - head }
 
-    var isEmpty: Bool {
+    var count: Int {
         condition.lock()
         defer { condition.unlock() }
-        return count == 0
+        return unlockedCount
     }
+
+    var isEmpty: Bool { count == 0 }
 
     func close() {
         condition.lock()

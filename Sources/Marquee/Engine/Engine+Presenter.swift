@@ -14,6 +14,8 @@ extension Engine {
         /// When we began waiting for the audio clock to start.
         var audioWaitSince: HostTime?
         var playingBefore = false
+        /// A stall was reported and nothing has been presented since.
+        var stalled = false
     }
 
     func runPresenter() {
@@ -37,7 +39,10 @@ extension Engine {
                 continue
             }
             if local.pending == nil { local.pending = videoQueue.pop(timeout: 0.02) }
-            guard let entry = local.pending else { continue }
+            guard let entry = local.pending else {
+                noteStarvation(&local)
+                continue
+            }
             guard entry.serial == serial else { local.pending = nil; continue }
             switch entry {
             case .end:
@@ -49,6 +54,21 @@ extension Engine {
                 }
             }
         }
+    }
+
+    /// Nothing to show while playing: the buffer is empty. Reported once per
+    /// stall (the source is behind: a slow network or a slow decode).
+    private func noteStarvation(_ local: inout PresenterState) {
+        guard let last = local.last, !local.stalled, !local.firstAfterStart else { return }
+        let item = last.frame.segment.item
+        item.update {
+            $0.isPlaybackBufferEmpty = true
+            $0.isPlaybackLikelyToKeepUp = false
+        }
+        // A short gap in a real-time run is normal between decodes; only a frame's worth of starvation is a stall.
+        guard configuration.hostClock.now() - last.display > .nanoseconds(Int64(last.frame.duration * 2e9)) else { return }
+        local.stalled = true
+        post(.playbackStalled(item))
     }
 
     /// Presents `frame` if it is due (or drops it if late). Returns false when
@@ -142,6 +162,12 @@ extension Engine {
         if local.firstAfterStart { observers.playbackStateChanged(at: frame.itemTime) }
         local.last = (frame, display, written)
         local.firstAfterStart = false
+        local.stalled = false
+        let buffered = videoQueue.count
+        frame.segment.item.update {
+            $0.isPlaybackBufferEmpty = buffered == 0
+            $0.isPlaybackLikelyToKeepUp = buffered >= 2
+        }
     }
 
     /// End of playback on the video side: let the last frame run its time, then report.

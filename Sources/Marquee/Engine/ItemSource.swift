@@ -105,9 +105,20 @@ final class ItemSource {
         guard let packet = try demuxer.read() else { return false }
         packet.offsetTimestamps(by: passOffset)
         let end = packet.end
-        if end.isNumeric, end > passEnd { passEnd = end }
+        if end.isNumeric, end > passEnd {
+            passEnd = end
+            publishLoadedRange()
+        }
         try decode(packet, serial: serial, emit: emit)
         return true
+    }
+
+    /// The item's `loadedTimeRanges`: from where this pass started to the
+    /// furthest packet demuxed, in item time.
+    private func publishLoadedRange() {
+        guard let segment = segments.last else { return }
+        let loaded = segment.itemTime(ofPts: passEnd)
+        item.update { $0.loadedTimeRanges = [TimeRange(start: segment.itemStart, end: max(loaded, segment.itemStart))] }
     }
 
     /// Drains the decoders at the real end of the item (no further pass).

@@ -34,6 +34,18 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
 
     public var description: String { asset.source }
 
+    /// Opens the asset now (the player otherwise does it when the item is
+    /// reached), so `tracks` can be read and disabled before playback.
+    /// Sets `status` to `.readyToPlay`, or `.failed` and rethrows.
+    public func load() async throws {
+        do {
+            markReady(try await asset.load(.mediaDescription))
+        } catch {
+            markFailed(error)
+            throw error
+        }
+    }
+
     public var status: Status { state.withLock { $0.status } }
     /// Why the item failed: an `FFmpegError` naming the call, message and input.
     public var error: (any Error)? { state.withLock { $0.error } }
