@@ -88,6 +88,18 @@ final class DumbBuffer {
         }
     }
 
+    /// Paints `rect` one colour (XRGB8888 buffers; NV12 ones are repainted whole).
+    func fill(_ rect: PixelRect, red: UInt8, green: UInt8, blue: UInt8) {
+        guard fourcc != marquee_drm_format_nv12() else { return fill(red: red, green: green, blue: blue) }
+        let pixel = UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+        let x = max(0, rect.x), width = min(rect.width, self.width - x)
+        guard width > 0 else { return }
+        for row in max(0, rect.y)..<min(rect.y + rect.height, height) {
+            let line = (planes[0].base + row * planes[0].bytesPerRow + x * 4).assumingMemoryBound(to: UInt32.self)
+            line.update(repeating: pixel, count: width)
+        }
+    }
+
     private static func byte(_ value: Double) -> UInt8 { UInt8(clamping: Int(value.rounded())) }
 
     /// The planes of the `rect` sub-picture, for drawing only inside it.

@@ -138,8 +138,9 @@ public final class KMSVideoOutput: RenderTargetOutput {
             SoftwareRotation.rotate(scratch, width: turn.width, height: turn.height, by: turn.rotation,
                                     into: buffers[rendered.buffer].planes(inside: turn.destination)[0])
         }
-        clock.sleep(until: target)
         let buffer = buffers[rendered.buffer]
+        repaintRightBorder(of: buffer, index: rendered.buffer)
+        clock.sleep(until: target)
         if scanningOut == nil {
             try setMode(showing: buffer)
             scanningOut = rendered.buffer
@@ -149,6 +150,15 @@ public final class KMSVideoOutput: RenderTargetOutput {
         let shown = try flips.waitForFlip(timeout: Self.flipTimeout) ?? clock.now()
         scanningOut = rendered.buffer
         return shown
+    }
+
+    /// libswscale writes whole SIMD blocks, up to 32 pixels past the end of a
+    /// row when the stride allows: put the border back right of the picture.
+    private func repaintRightBorder(of buffer: DumbBuffer, index: Int) {
+        guard let rect = drawnRects[index], rect.x + rect.width < buffer.width else { return }
+        let colour = options.background
+        buffer.fill(PixelRect(x: rect.x + rect.width, y: rect.y, width: 32, height: rect.height),
+                    red: UInt8(colour >> 16 & 0xff), green: UInt8(colour >> 8 & 0xff), blue: UInt8(colour & 0xff))
     }
 
     /// Frames in another format: the presenter converts them into `nextTarget` instead.

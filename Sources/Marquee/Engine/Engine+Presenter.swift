@@ -14,6 +14,8 @@ extension Engine {
         /// When we began waiting for the audio clock to start.
         var audioWaitSince: HostTime?
         var playingBefore = false
+        /// The last video output error reported, so a repeating one is said once.
+        var lastOutputError: String?
         /// A stall was reported and nothing has been presented since.
         var stalled = false
     }
@@ -141,8 +143,13 @@ extension Engine {
                     display = try output.present(convertIfNeeded(frame.frame, for: output), at: target)
                 }
             } catch {
-                // The output keeps its last frame; count it and go on with the next one.
+                // The output keeps its last frame; count it, say why once, go on with the next one.
                 stats.update { $0.framesDropped += 1 }
+                let message = "\(error)"
+                if local.lastOutputError != message {
+                    local.lastOutputError = message
+                    post(.videoOutputFailed(error))
+                }
                 return
             }
         }

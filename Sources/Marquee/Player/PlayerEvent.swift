@@ -14,6 +14,9 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// The pipeline ran out of data while playing (network, slow decode).
     case playbackStalled(PlayerItem)
     case rateChanged(Double)
+    /// The video output refused a frame (the display went away, a commit
+    /// failed); the last good frame stays up and playback goes on.
+    case videoOutputFailed(any Error)
     /// Nothing more to play: the last item ended (the player is paused on its last frame).
     case playbackFinished
 
@@ -28,6 +31,7 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .playbackStalled(let item): "playback stalled \(item)"
         case .rateChanged(let rate): "rate \(rate)"
         case .playbackFinished: "playback finished"
+        case .videoOutputFailed(let error): "video output failed: \(error)"
         }
     }
 }

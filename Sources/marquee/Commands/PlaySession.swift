@@ -40,7 +40,7 @@ final class PlaySession: Sendable {
                     case .itemStatusChanged(let item, .failed):
                         failed.withLock { $0 += 1 }
                         Diagnostics.error(item.error.map { "\($0)" } ?? "\(item): cannot be played")
-                    case .failedToPlayToEnd(_, let error):
+                    case .failedToPlayToEnd(_, let error), .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
                     case .didPlayToEnd:
                         ends += 1

@@ -1,0 +1,228 @@
+"""KMS scenarios of the board (issue 5): what `marquee play` puts on a real
+kernel display, checked by screen capture against ffmpeg on the host.
+
+Imported by `scenarios`, which passes itself as `board` (run_board, check,
+read_png_rgb, ...).
+"""
+
+import json
+import math
+import os
+import struct
+import subprocess
+import tempfile
+
+SCREEN = (1280, 800)  # bochs-display and virtio-gpu's preferred mode here
+# Marquee starts in about 6 s under TCG; a capture after this shows its picture.
+SETTLE_S = 12
+
+
+def ffmpeg(*args):
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args], check=True)
+
+
+def make_still(share, name="still.mp4", rotate=False):
+    """A 3 s clip of one testsrc2 picture, so any captured moment shows the
+    same frame; with `rotate`, the track's matrix says: turn 90 degrees clockwise."""
+    png = os.path.join(share, "still.png")
+    path = os.path.join(share, name)
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x240:rate=1:duration=1", "-frames:v", "1", png)
+    ffmpeg("-loop", "1", "-framerate", "25", "-i", png, "-t", "3", "-c:v", "libx264", "-crf", "12",
+           "-pix_fmt", "yuv420p", path)
+    if rotate:
+        # ffmpeg 5.1 cannot write a display matrix: patch the tkhd matrix in place.
+        data = bytearray(open(path, "rb").read())
+        at = data.find(b"tkhd")
+        version = data[at + 4]
+        offset = at + 4 + 4 + (8 + 8 + 4 + 4 + 8 if version == 1 else 4 + 4 + 4 + 4 + 4) + 8 + 8
+        one = 1 << 16
+        data[offset:offset + 36] = struct.pack(">9I", 0, one, 0, (-one) & 0xFFFFFFFF, 0, 0, 0, 0, 1 << 30)
+        open(path, "wb").write(data)
+    return path
+
+
+def even(value):
+    """Swift's Placement.fit rounding: half away from zero, to an even number, at least 2."""
+    return max(2, int(math.floor(value / 2 + 0.5)) * 2)
+
+
+def placement(width, height, gravity, screen=SCREEN):
+    """(source crop, destination) exactly as MarqueeKMS's Placement.fit computes them."""
+    sw, sh = screen
+    pa, sa = width / height, sw / sh
+    full = (0, 0, width, height)
+    if gravity == "resize":
+        return full, (0, 0, sw, sh)
+    if gravity == "resizeAspect":
+        if pa > sa:
+            h = even(sw / pa)
+            return full, (0, even((sh - h) / 2), sw, h)
+        w = even(sh * pa)
+        return full, (even((sw - w) / 2), 0, w, sh)
+    if pa > sa:
+        visible = even(width * sa / pa)
+        return (even((width - visible) / 2), 0, visible, height), (0, 0, sw, sh)
+    visible = even(height * pa / sa)
+    return (0, even((height - visible) / 2), width, visible), (0, 0, sw, sh)
+
+
+def reference(clip, gravity, size, out_path, screen=SCREEN):
+    """The first frame decoded, turned by its matrix (ffmpeg autorotates) and
+    placed like Marquee places it, as raw RGB."""
+    (cx, cy, cw, ch), (dx, dy, dw, dh) = placement(*size, gravity, screen)
+    chain = f"crop={cw}:{ch}:{cx}:{cy},scale={dw}:{dh}:flags=bilinear,pad={screen[0]}:{screen[1]}:{dx}:{dy}:black"
+    ffmpeg("-i", clip, "-frames:v", "1", "-vf", chain, "-f", "rawvideo", "-pix_fmt", "rgb24", out_path)
+    return open(out_path, "rb").read()
+
+
+def psnr(board, png, raw):
+    width, height, rows = board.read_png_rgb(png)
+    board.check((width, height) == SCREEN, f"{png} is {width}x{height}, expected {SCREEN}")
+    captured = b"".join(rows)
+    board.check(len(captured) == len(raw), "capture and reference differ in size")
+    squared = sum((a - b) * (a - b) for a, b in zip(captured, raw))
+    mse = squared / len(raw)
+    return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def play_and_shoot(names_and_flags, clip="/mnt/host/still.mp4"):
+    """Guest script: for each (shot name, flags), start marquee, wait, capture, stop it."""
+    lines = ["set -e"]
+    for name, flags in names_and_flags:
+        lines += [f"marquee play {clip} --loop item --audio-out null {flags} >/dev/null 2>>/mnt/host/errors.txt & pid=$!",
+                  f"sleep {SETTLE_S}", f"shot {name}", "kill -TERM $pid", "wait $pid || true"]
+    return "\n".join(lines)
+
+
+def frame_scenario(board, out, display, gravities, extra="", rotate=False, minimum=30.0):
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    clip = make_still(share, rotate=rotate)
+    shots = [(gravity, f"--gravity {gravity} {extra}") for gravity in gravities]
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", display, "--audio", "none", "--share", share],
+                                            play_and_shoot(shots), timeout=400)
+    board.expect_ok(rc, stdout, stderr)
+    errors = open(os.path.join(share, "errors.txt")).read().strip() if os.path.exists(os.path.join(share, "errors.txt")) else ""
+    board.check(errors == "", f"marquee reported: {errors}")
+    size = (240, 320) if rotate else (320, 240)
+    results = []
+    for gravity in gravities:
+        raw = reference(clip, gravity, size, os.path.join(share, f"{gravity}.rgb"))
+        value = psnr(board, os.path.join(out, f"{gravity}.png"), raw)
+        board.check(value >= minimum, f"{display} {gravity}{' rotated' if rotate else ''}: PSNR {value:.1f} dB < {minimum}")
+        results.append(f"{gravity} {value:.1f} dB")
+    return f"{display}{' ' + extra if extra else ''}{' rotated 90' if rotate else ''}: " + ", ".join(results)
+
+
+def scenario_kms_bochs(board, out):
+    return frame_scenario(board, out, "bochs", ["resizeAspect", "resizeAspectFill", "resize"])
+
+
+def scenario_kms_virtio(board, out):
+    return frame_scenario(board, out, "virtio", ["resizeAspect", "resizeAspectFill", "resize"])
+
+
+def scenario_kms_rotation(board, out):
+    return frame_scenario(board, out, "bochs", ["resizeAspect"], rotate=True)
+
+
+def scenario_kms_legacy(board, out):
+    return frame_scenario(board, out, "bochs", ["resizeAspect"], extra="--legacy-kms")
+
+
+def scenario_kms_playlist(board, out):
+    """Three solid-colour items looping: every capture while it plays shows
+    one of the three colours in the middle of the screen, never black."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    colours = {"red": (255, 0, 0), "lime": (0, 255, 0), "blue": (0, 0, 255)}
+    for name in colours:
+        ffmpeg("-f", "lavfi", "-i", f"color=c={name}:size=320x240:rate=25:duration=1", "-c:v", "libx264",
+               "-pix_fmt", "yuv420p", os.path.join(share, f"{name}.mp4"))
+    items = " ".join(f"/mnt/host/{name}.mp4" for name in colours)
+    shots = " ".join(f"s{i}" for i in range(12))
+    command = f"""
+marquee play {items} --loop playlist --audio-out null >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+sleep {SETTLE_S}
+for name in {shots}; do shot $name; usleep 250000; done
+kill -TERM $pid; wait $pid || true
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    seen = []
+    for index in range(12):
+        _, _, rows = board.read_png_rgb(os.path.join(out, f"s{index}.png"))
+        centre = board.pixel(rows, SCREEN[0] // 2, SCREEN[1] // 2)
+        match = [name for name, rgb in colours.items() if board.near(centre, rgb, 48)]
+        board.check(match, f"capture s{index}: centre {centre} is none of the items' colours (a black or torn frame?)")
+        seen.append(match[0])
+    changes = sum(1 for a, b in zip(seen, seen[1:]) if a != b)
+    board.check(len(set(seen)) >= 2, f"only {set(seen)} seen: the playlist did not advance")
+    return f"12 captures over the loop, all an item's colour ({changes} transitions: {' '.join(seen)})"
+
+
+def scenario_kms_restore(board, out):
+    """After SIGTERM the console's framebuffer is back on the plane."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    make_still(share)
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+marquee play /mnt/host/still.mp4 --loop item --audio-out null >/dev/null 2>&1 & pid=$!
+sleep {SETTLE_S}
+echo "playing: $(grep -A3 '^plane' /sys/kernel/debug/dri/0/state | grep 'allocated by')"
+shot playing
+kill -TERM $pid; wait $pid; echo "exit $?"
+sleep 1
+echo "after: $(grep -A3 '^plane' /sys/kernel/debug/dri/0/state | grep 'allocated by')"
+shot after
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    playing = next((l for l in stdout.splitlines() if l.startswith("playing:")), "")
+    after = next((l for l in stdout.splitlines() if l.startswith("after:")), "")
+    board.check("fbcon" not in playing and "marquee" in playing, f"marquee's buffer was not on the plane: {playing!r}")
+    board.check("fbcon" in after, f"the console's framebuffer is not back after SIGTERM: {after!r}")
+    board.check("exit 0" in stdout, f"marquee did not exit 0 on SIGTERM:\n{stdout}")
+    _, _, rows = board.read_png_rgb(os.path.join(out, "after.png"))
+    centre = board.pixel(rows, SCREEN[0] // 2, SCREEN[1] // 2)
+    board.check(centre == (0, 0, 0), f"the picture is still on screen after exit: centre {centre}")
+    return "plane back on fbcon's framebuffer, picture gone, exit 0"
+
+
+def scenario_kms_displays(board, out):
+    """`marquee displays --json` agrees with modetest on connectors, modes and planes."""
+    command = "marquee displays --json > /tmp/d.json && cat /tmp/d.json && echo '--- modetest' && modetest -M bochs-drm -c -p"
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none"], command, timeout=200)
+    board.expect_ok(rc, stdout, stderr)
+    listing, modetest = stdout.split("--- modetest", 1)
+    connectors_part = modetest.split("CRTCs:", 1)[0]
+    start = listing.index("[")
+    inventory = json.loads(listing[start:listing.rindex("]") + 1])
+    board.check(len(inventory) == 1, f"expected one card, got {len(inventory)}")
+    card = inventory[0]
+    board.check(card["driver"] == "bochs-drm", f"driver {card['driver']}")
+    connector = card["connectors"][0]
+    rows = [l.split() for l in modetest.splitlines()]
+    theirs = next((r for r in rows if len(r) >= 4 and r[0] == str(connector["id"])), None)
+    board.check(theirs is not None, f"modetest does not list connector {connector['id']}")
+    board.check(theirs[2] == "connected" and connector["isConnected"], "connection status differs")
+    board.check(theirs[3] == connector["name"], f"name {connector['name']} vs modetest {theirs[3]}")
+    mode_rows = [r for r in (l.split() for l in connectors_part.splitlines()) if len(r) > 2 and r[0].startswith("#") and "x" in r[1]]
+    board.check(len(connector["modes"]) == len(mode_rows),
+                f"{len(connector['modes'])} modes vs modetest's {len(mode_rows)}")
+    plane_ids = {p["id"] for p in card["planes"]}
+    planes_part = modetest.split("Planes:", 1)[1] if "Planes:" in modetest else ""
+    # modetest's plane rows: "id crtc fb CRTC-x,y x,y gamma-size possible-crtcs".
+    their_planes = {int(r[0]) for r in (l.split() for l in planes_part.splitlines())
+                    if len(r) >= 6 and r[0].isdigit() and "," in r[3]}
+    board.check(plane_ids == their_planes, f"planes {plane_ids} vs modetest {their_planes}")
+    return f"{connector['name']} connected, {len(connector['modes'])} modes, planes {sorted(plane_ids)} as modetest lists"
+
+
+SCENARIOS = {
+    "kms-bochs": scenario_kms_bochs,
+    "kms-virtio": scenario_kms_virtio,
+    "kms-rotation": scenario_kms_rotation,
+    "kms-legacy": scenario_kms_legacy,
+    "kms-playlist": scenario_kms_playlist,
+    "kms-restore": scenario_kms_restore,
+    "kms-displays": scenario_kms_displays,
+}
