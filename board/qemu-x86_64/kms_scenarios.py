@@ -178,7 +178,7 @@ shot after
     board.expect_ok(rc, stdout, stderr)
     playing = next((l for l in stdout.splitlines() if l.startswith("playing:")), "")
     after = next((l for l in stdout.splitlines() if l.startswith("after:")), "")
-    board.check("fbcon" not in playing and "marquee" in playing, f"marquee's buffer was not on the plane: {playing!r}")
+    board.check("allocated by" in playing and "fbcon" not in playing, f"marquee's buffer was not on the plane: {playing!r}")
     board.check("fbcon" in after, f"the console's framebuffer is not back after SIGTERM: {after!r}")
     board.check("exit 0" in stdout, f"marquee did not exit 0 on SIGTERM:\n{stdout}")
     _, _, rows = board.read_png_rgb(os.path.join(out, "after.png"))
