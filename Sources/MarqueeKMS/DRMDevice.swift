@@ -28,6 +28,12 @@ public final class DRMDevice {
 
     deinit { close(fd) }
 
+    /// The driver accepts explicit format modifiers on framebuffers.
+    public var supportsModifiers: Bool {
+        var value: UInt64 = 0
+        return drmGetCap(fd, UInt64(DRM_CAP_ADDFB2_MODIFIERS), &value) == 0 && value != 0
+    }
+
     /// Takes DRM master (already ours if nobody else holds the card).
     public func becomeMaster() throws(KMSError) {
         if drmIsMaster(fd) != 0 { return }

@@ -13,7 +13,7 @@ final class DumbBuffer {
     let framebuffer: UInt32
     /// Planes inside the one allocation (NV12: Y then UV).
     let planes: [MutableImagePlane]
-    private let handle: UInt32
+    let handle: UInt32
     private let mapping: UnsafeMutableRawPointer
     private let size: Int
 

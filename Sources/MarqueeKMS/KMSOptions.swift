@@ -14,6 +14,9 @@ public struct KMSOptions: Sendable {
     public var background: UInt32 = 0x000000
     /// Use SetCrtc + PageFlip even where the driver has atomic modesetting.
     public var forceLegacy = false
+    /// Scan out each buffer through a dmabuf export and PRIME import, the
+    /// path hardware-decoded surfaces take (a check of that path on any card with PRIME).
+    public var primeImport = false
     /// The video's frame rate, for `ModeRequest.matchFrameRate`.
     public var frameRate: Double?
 

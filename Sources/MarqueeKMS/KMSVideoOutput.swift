@@ -22,6 +22,8 @@ public final class KMSVideoOutput: RenderTargetOutput {
     private let clock: any HostClock
     private let fourcc: UInt32
     private var buffers: [DumbBuffer] = []
+    /// With `options.primeImport`: each buffer re-imported through a dmabuf, scanned out instead.
+    private var primeFramebuffers: [PrimeFramebuffer] = []
     /// Where each buffer's picture was last drawn, so borders are repainted only when it moves.
     private var drawnRects: [PixelRect?]
     private var scanningOut: Int?
@@ -76,6 +78,9 @@ public final class KMSVideoOutput: RenderTargetOutput {
         for _ in 0..<Self.bufferCount {
             buffers.append(try DumbBuffer(device: device, width: mode.width, height: mode.height, fourcc: fourcc))
         }
+        if options.primeImport {
+            primeFramebuffers = try buffers.map { (buffer) throws(KMSError) in try buffer.primeFramebuffer() }
+        }
         if usesAtomic {
             properties = (try PropertySet(device: device, object: connector.id, type: UInt32(DRM_MODE_OBJECT_CONNECTOR)),
                           try PropertySet(device: device, object: crtc, type: UInt32(DRM_MODE_OBJECT_CRTC)),
@@ -88,6 +93,7 @@ public final class KMSVideoOutput: RenderTargetOutput {
         // Put the console back before our framebuffers go (removing a
         // framebuffer that is being scanned out would switch the CRTC off).
         saved?.restore()
+        primeFramebuffers.removeAll()
         scratch?.deallocate()
     }
 
@@ -176,7 +182,7 @@ public final class KMSVideoOutput: RenderTargetOutput {
         guard usesAtomic, let properties, let modeBlob else {
             var connectorID = connector.id
             var info = mode.modeInfo
-            try checkDRM(drmModeSetCrtc(device.fd, crtc, buffer.framebuffer, 0, 0, &connectorID, 1, &info), "drmModeSetCrtc", device: device.path)
+            try checkDRM(drmModeSetCrtc(device.fd, crtc, scanout(buffer), 0, 0, &connectorID, 1, &info), "drmModeSetCrtc", device: device.path)
             return
         }
         for flags in [DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_ATOMIC_ALLOW_MODESET, DRM_MODE_ATOMIC_ALLOW_MODESET] {
@@ -191,7 +197,7 @@ public final class KMSVideoOutput: RenderTargetOutput {
 
     private func flip(to buffer: DumbBuffer) throws(KMSError) {
         guard usesAtomic, let properties else {
-            try checkDRM(drmModePageFlip(device.fd, crtc, buffer.framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flips.userData),
+            try checkDRM(drmModePageFlip(device.fd, crtc, scanout(buffer), UInt32(DRM_MODE_PAGE_FLIP_EVENT), flips.userData),
                          "drmModePageFlip", device: device.path)
             return
         }
@@ -200,10 +206,16 @@ public final class KMSVideoOutput: RenderTargetOutput {
         try request.commit(flags: DRM_MODE_ATOMIC_NONBLOCK | Int32(DRM_MODE_PAGE_FLIP_EVENT), userData: flips.userData)
     }
 
+    /// The framebuffer that shows `buffer`: its own, or its PRIME re-import.
+    private func scanout(_ buffer: DumbBuffer) -> UInt32 {
+        guard let index = buffers.firstIndex(where: { $0 === buffer }), index < primeFramebuffers.count else { return buffer.framebuffer }
+        return primeFramebuffers[index].framebuffer
+    }
+
     /// The whole buffer on the whole screen (gravity is drawn into the buffer).
     private func setPlane(_ request: AtomicRequest, _ plane: PropertySet, _ buffer: DumbBuffer) throws(KMSError) {
         let id = self.plane.id
-        try request.set(id, plane, "FB_ID", UInt64(buffer.framebuffer))
+        try request.set(id, plane, "FB_ID", UInt64(scanout(buffer)))
         try request.set(id, plane, "CRTC_ID", UInt64(crtc))
         try request.set(id, plane, "SRC_X", 0)
         try request.set(id, plane, "SRC_Y", 0)

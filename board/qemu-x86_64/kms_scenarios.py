@@ -129,6 +129,12 @@ def scenario_kms_legacy(board, out):
     return frame_scenario(board, out, "bochs", ["resizeAspect"], extra="--legacy-kms")
 
 
+def scenario_kms_prime(board, out):
+    """The PRIME import path: each dumb buffer exported as a dmabuf and
+    imported back as the framebuffer that is scanned out (virtio-gpu has PRIME)."""
+    return frame_scenario(board, out, "virtio", ["resizeAspect"], extra="--kms-prime")
+
+
 def scenario_kms_playlist(board, out):
     """Three solid-colour items looping: every capture while it plays shows
     one of the three colours in the middle of the screen, never black."""
@@ -222,6 +228,7 @@ SCENARIOS = {
     "kms-virtio": scenario_kms_virtio,
     "kms-rotation": scenario_kms_rotation,
     "kms-legacy": scenario_kms_legacy,
+    "kms-prime": scenario_kms_prime,
     "kms-playlist": scenario_kms_playlist,
     "kms-restore": scenario_kms_restore,
     "kms-displays": scenario_kms_displays,

@@ -5,7 +5,7 @@ import MarqueeKMS
 /// --gravity, --rotation, --background, --legacy-kms.
 enum KMSFlags {
     static let usage = "[--card PATH] [--connector NAME] [--mode preferred|highest|match-frame-rate|WxH[@HZ]] "
-        + "[--gravity resizeAspect|resizeAspectFill|resize] [--rotation 0|90|180|270] [--background RRGGBB] [--legacy-kms]"
+        + "[--gravity resizeAspect|resizeAspectFill|resize] [--rotation 0|90|180|270] [--background RRGGBB] [--legacy-kms] [--kms-prime]"
 
     static func parse(_ parser: inout ArgumentParser) throws -> KMSOptions {
         var options = KMSOptions()
@@ -30,6 +30,7 @@ enum KMSFlags {
             options.background = colour
         }
         options.forceLegacy = parser.flag("--legacy-kms")
+        options.primeImport = parser.flag("--kms-prime")
         return options
     }
 
