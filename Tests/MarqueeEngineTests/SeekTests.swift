@@ -12,6 +12,7 @@ import Testing
         run.player.play()
         // Paused, so nothing of the old position can be presented once the seek starts.
         run.player.pause()
+        try await Task.sleep(for: .milliseconds(200))
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20 {
             let target = Double.random(in: 0..<9.9, using: &generator)
@@ -33,6 +34,8 @@ import Testing
         let run = try Run([path], untimed: false)
         run.player.play()
         run.player.pause()
+        // Let a frame already on its way to the display land before counting.
+        try await Task.sleep(for: .milliseconds(200))
         for target in [0.5, 3.96, 4.0, 7.3, 9.5] {
             let before = run.video.frames.count
             #expect(await run.player.seek(to: MediaTime(seconds: target, preferredTimescale: 1000)))
