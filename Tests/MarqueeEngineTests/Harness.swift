@@ -79,6 +79,10 @@ final class Run: Sendable {
     }
 
     var eventLog: [PlayerEvent] { events.withLock { $0 } }
+
+    /// A test that throws before stopping still stops the player's threads,
+    /// which would otherwise keep the test process from exiting.
+    deinit { player.stop() }
 }
 
 /// Decoded sample frames of the fixture's audio played once, by our own decoder.
