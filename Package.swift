@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeKMSTests", dependencies: ["MarqueeKMS", "CDRM"]),
-        .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "Marquee", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "Marquee", "MarqueeTestSupport", "marquee"]),
         .testTarget(name: "MarqueeOutputTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,7 +19,13 @@ protocol PCMDevice: AnyObject {
     /// Writes up to `frames` interleaved sample frames from `bytes`
     /// (`snd_pcm_writei`); returns how many were taken.
     func write(_ bytes: UnsafeRawBufferPointer, frames: Int) throws(ALSAError) -> Int
-    /// State, delay and the time the delay was true at (`snd_pcm_status`).
+    /// The state as libasound last saw it (`snd_pcm_state`: no system call for `hw`).
+    func state() -> PCMState
+    /// Sample frames written and not yet heard (`snd_pcm_delay`); valid while
+    /// prepared and paused too, where the kernel's status reports 0.
+    func delay() throws(ALSAError) -> Int
+    /// State, delay and the time the delay was true at (`snd_pcm_status`);
+    /// the delay is meaningful while running or draining.
     func status() throws(ALSAError) -> PCMStatus
     /// `snd_pcm_pause`: only where `parameters.canPause`.
     func setPaused(_ paused: Bool) throws(ALSAError)

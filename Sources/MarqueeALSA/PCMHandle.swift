@@ -69,6 +69,14 @@ final class PCMHandle: PCMDevice {
         return Int(try check(snd_pcm_writei(pcm, bytes.baseAddress, snd_pcm_uframes_t(frames)), "snd_pcm_writei", name))
     }
 
+    func state() -> PCMState { PCMState(snd_pcm_state(pcm)) }
+
+    func delay() throws(ALSAError) -> Int {
+        var frames = snd_pcm_sframes_t(0)
+        try check(snd_pcm_delay(pcm, &frames), "snd_pcm_delay", name)
+        return Int(frames)
+    }
+
     func status() throws(ALSAError) -> PCMStatus {
         try check(snd_pcm_status(pcm, statusBuffer), "snd_pcm_status", name)
         var stamp = snd_htimestamp_t()

@@ -1,5 +1,6 @@
 import Foundation
 import Marquee
+import MarqueeALSA
 import MarqueeKMS
 
 /// `marquee play`: plays inputs in order on the chosen outputs; `--stats`
@@ -8,7 +9,7 @@ struct PlayCommand: Subcommand {
     static let name = "play"
     static let usage = """
         play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out kms|null|null:xrgb8888|file:DIR] \(KMSFlags.usage) \
-        [--audio-out null|wav:PATH] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--stats PATH]
+        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--stats PATH] [--presentation-log PATH]
         """
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
 
@@ -23,7 +24,11 @@ struct PlayCommand: Subcommand {
     /// Video decoder threads; 0 (the default) picks one per core.
     let threads: Int
     let statsPath: String?
+    /// Every presented frame as one JSON line (item, pts, display time, A-V offset), written at exit.
+    let presentationLogPath: String?
     let kms: KMSOptions
+    /// `--audio-out alsa[:DEVICE]`, the default where /dev/snd exists.
+    let alsa: ALSAAudioOutput.Configuration
 
     enum OutputChoice: Equatable {
         case null
@@ -33,7 +38,15 @@ struct PlayCommand: Subcommand {
         case file(String)
         /// A KMS plane on the DRM card (the default where one exists).
         case kms
+        /// An ALSA PCM by name (`--audio-out alsa[:DEVICE]`).
+        case alsa(String)
     }
+
+    /// Test hook (documented in docs/alsa.md): stall the audio writer once
+    /// for this many milliseconds, after `stallAfterVariable` ms of audio
+    /// (default 2000), to force an ALSA underrun.
+    static let stallVariable = "MARQUEE_TEST_STALL_AUDIO_MS"
+    static let stallAfterVariable = "MARQUEE_TEST_STALL_AUDIO_AFTER_MS"
 
     /// Set (to anything) to have one line written on stderr when the first
     /// frame is on screen: `marquee: first frame NANOSECONDS` (CLOCK_MONOTONIC).
@@ -49,8 +62,11 @@ struct PlayCommand: Subcommand {
         videoOut = try Self.output(try parser.option("--video-out") ?? (KMSFlags.hasCard ? "kms" : "null"), fileScheme: "file", flag: "--video-out")
         kms = try KMSFlags.parse(&parser)
         let noAudio = parser.flag("--no-audio")
-        let audio = try Self.output(try parser.option("--audio-out") ?? "null", fileScheme: "wav", flag: "--audio-out")
+        // A kiosk with a sound card plays sound without being asked; elsewhere (CI, hosts) null.
+        let defaultAudio = FileManager.default.fileExists(atPath: "/dev/snd") ? "alsa:default" : "null"
+        let audio = try Self.output(try parser.option("--audio-out") ?? defaultAudio, fileScheme: "wav", flag: "--audio-out")
         audioOut = noAudio ? nil : audio
+        alsa = try Self.alsaConfiguration(&parser, device: { if case .alsa(let name) = audio { name } else { "default" } }())
         rate = try parser.option("--rate", as: Double.self) ?? 1
         guard rate > 0, rate <= 16 else { throw UsageError("--rate must be in (0, 16]") }
         start = try parser.option("--start", as: Double.self)
@@ -58,17 +74,23 @@ struct PlayCommand: Subcommand {
         threads = try parser.option("--threads", as: Int.self) ?? 0
         guard threads >= 0 else { throw UsageError("--threads must be 0 (one per core) or more") }
         statsPath = try parser.option("--stats")
+        presentationLogPath = try parser.option("--presentation-log")
+        if untimed, case .alsa = audioOut { throw UsageError("--untimed cannot play to an ALSA device (it runs in real time)") }
         inputs = try parser.positional()
         guard !inputs.isEmpty else { throw UsageError("play needs at least one file or URL") }
     }
 
     private static func output(_ text: String, fileScheme: String, flag: String) throws -> OutputChoice {
         if text == "null" { return .null }
+        if fileScheme == "wav", text == "alsa" || text.hasPrefix("alsa:") {
+            let device = String(text.dropFirst("alsa:".count))
+            return .alsa(device.isEmpty ? "default" : device)
+        }
         if fileScheme == "file", text == "kms" { return .kms }
         if fileScheme == "file", text == "null:xrgb8888" || text == "null:xrgb" { return .nullXRGB }
         let prefix = "\(fileScheme):"
         guard text.hasPrefix(prefix), text.count > prefix.count else {
-            throw UsageError("\(flag) must be null or \(fileScheme):PATH, not '\(text)'")
+            throw UsageError("\(flag) must be \(fileScheme == "wav" ? "alsa[:DEVICE], " : "")null or \(fileScheme):PATH, not '\(text)'")
         }
         return .file(String(text.dropFirst(prefix.count)))
     }
@@ -93,7 +115,11 @@ struct PlayCommand: Subcommand {
         await session.run(events: events, until: signals)
         statusLine?.stop()
         player.stop()
-        if let statsPath { writeStats(StatsReport(playback: player.stats.snapshot, resources: session.resourceSamples), to: statsPath) }
+        let audioDevice = (configuration.audioOutput as? ALSAAudioOutput)?.statistics
+        if let statsPath {
+            writeStats(StatsReport(playback: player.stats.snapshot, resources: session.resourceSamples, audioDevice: audioDevice), to: statsPath)
+        }
+        if let presentationLogPath { writePresentationLog(player.stats.presentationLog, to: presentationLogPath) }
         return session.failures > 0 && session.failures == inputs.count ? 1 : 0
     }
 
@@ -106,6 +132,7 @@ struct PlayCommand: Subcommand {
         case .nullXRGB: FormatLimitedOutput(NullVideoOutput(clock: videoClock), formats: [.xrgb8888])
         case .file(let path): try FileVideoOutput(path: path, clock: videoClock)
         case .kms: try KMSVideoOutput(options: kms, clock: videoClock)
+        case .alsa: NullVideoOutput(clock: videoClock)  // only --audio-out parses alsa
         }
         if ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil {
             video = FirstFrameReporter(video)
@@ -115,23 +142,73 @@ struct PlayCommand: Subcommand {
         case nil: nil
         case .null, .nullXRGB, .kms: NullAudioOutput(format: format, clock: audioClock)  // only --video-out parses null:xrgb8888
         case .file(let path): try WAVAudioOutput(path: path, format: format, clock: audioClock)
+        // Never fails: a missing card is one error line and playback goes on without sound.
+        case .alsa: ALSAAudioOutput(alsa, onEvent: Self.reportAudioEvent)
         }
         return PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed,
-                                   videoThreads: threads)
+                                   videoThreads: threads, keepsPresentationLog: presentationLogPath != nil)
     }
 
-    /// What `--stats` writes: the player's counters plus resource samples.
+    /// `--audio-buffer-ms`, `--audio-period-ms` and the stall test hook, for `--audio-out alsa`.
+    private static func alsaConfiguration(_ parser: inout ArgumentParser, device: String) throws -> ALSAAudioOutput.Configuration {
+        var configuration = ALSAAudioOutput.Configuration(device: device)
+        if let buffer = try parser.option("--audio-buffer-ms", as: Int.self) {
+            guard buffer >= 5 else { throw UsageError("--audio-buffer-ms must be at least 5") }
+            configuration.bufferDuration = .milliseconds(buffer)
+        }
+        if let period = try parser.option("--audio-period-ms", as: Int.self) {
+            guard period >= 1, period * 2 <= configuration.bufferDuration.nanoseconds / 1_000_000 else {
+                throw UsageError("--audio-period-ms must be at least 1 and at most half the buffer")
+            }
+            configuration.periodDuration = .milliseconds(period)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let stall = environment[stallVariable].flatMap(Int.init), stall > 0 {
+            let after = environment[stallAfterVariable].flatMap(Int.init) ?? 2000
+            configuration.testStall = .init(after: .milliseconds(after), duration: .milliseconds(stall))
+        }
+        return configuration
+    }
+
+    /// Losing and regaining the device are one line each; underruns are counted in --stats.
+    private static let reportAudioEvent: @Sendable (ALSAAudioOutput.Event) -> Void = { event in
+        switch event {
+        case .unavailable, .reconnected: Diagnostics.error(event.description)
+        case .opened, .recovered, .testStall: break
+        }
+    }
+
+    /// What `--stats` writes: the player's counters plus resource samples (and
+    /// the ALSA device's counters with `--audio-out alsa`).
     struct StatsReport: Encodable {
         let playback: PlaybackStats.Snapshot
         let resources: [PlaySession.ResourceSample]
+        var audioDevice: ALSAAudioOutput.Statistics? = nil
 
         func encode(to encoder: any Encoder) throws {
             try playback.encode(to: encoder)
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(resources, forKey: .resources)
+            try container.encodeIfPresent(audioDevice, forKey: .audioDevice)
         }
 
-        private enum Key: String, CodingKey { case resources }
+        private enum Key: String, CodingKey { case resources, audioDevice }
+    }
+
+    /// `--presentation-log`: one JSON object per presented frame, oldest first.
+    private func writePresentationLog(_ log: [PresentationRecord], to path: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            var data = Data()
+            for record in log {
+                data.append(try encoder.encode(record))
+                data.append(0x0A)
+            }
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            Diagnostics.error("\(path): cannot write the presentation log: \(error.localizedDescription)")
+        }
     }
 
     private func writeStats(_ stats: StatsReport, to path: String) {
