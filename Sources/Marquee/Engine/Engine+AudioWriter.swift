@@ -9,6 +9,7 @@ extension Engine {
         var serial = -1
         var paused = false
         var lastSegment: Segment?
+        var pending: AudioEntry?
         var stretcher = TimeStretcher(format: output.format)
         while true {
             let (stopped, current, playing, rate, gain) = state.withLock {
@@ -26,7 +27,11 @@ extension Engine {
                 continue
             }
             if paused { output.resume(); paused = false }
-            guard let entry = audioQueue.pop(timeout: 0.02), entry.serial == serial else { continue }
+            guard let entry = pending ?? audioQueue.pop(timeout: 0.02) else { continue }
+            pending = nil
+            // A newer serial than the state read above: keep it for the next turn.
+            if entry.serial > serial { pending = entry; continue }
+            guard entry.serial == serial else { continue }
             switch entry {
             case .end:
                 if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }

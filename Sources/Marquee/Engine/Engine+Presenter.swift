@@ -27,7 +27,8 @@ extension Engine {
             let (stopped, serial, playing, rate) = state.withLock { ($0.stopped, $0.serial, $0.playing, $0.rate) }
             if stopped { return }
             if serial != local.serial {
-                local = PresenterState(serial: serial, last: local.last.map { ($0.frame, $0.display, $0.audioWritten) })
+                let pending = local.pending.flatMap { $0.serial >= serial ? $0 : nil }
+                local = PresenterState(serial: serial, pending: pending, last: local.last.map { ($0.frame, $0.display, $0.audioWritten) })
                 local.firstAfterStart = true
             }
             if playing != local.playingBefore {
@@ -45,7 +46,12 @@ extension Engine {
                 noteStarvation(&local)
                 continue
             }
-            guard entry.serial == serial else { local.pending = nil; continue }
+            // Older serial: stale, drop it. Newer: the state read above is
+            // already out of date; keep the entry for the next turn.
+            guard entry.serial == serial else {
+                if entry.serial < serial { local.pending = nil }
+                continue
+            }
             switch entry {
             case .end:
                 local.pending = nil
