@@ -8,7 +8,9 @@ import Foundation
 /// `@unchecked Sendable`: all state is guarded by `condition`.
 final class BlockingQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [(element: Element, cost: Double)] = []
+    /// Popped slots are set to nil at once so a consumed frame's memory is
+    /// released then, not when the array is next compacted.
+    private var items: [(element: Element?, cost: Double)] = []
     private var head = 0
     private var totalCost = 0.0
     private var closed = false
@@ -45,6 +47,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         }
         guard unlockedCount > 0 else { return nil }
         let (element, cost) = items[head]
+        items[head].element = nil
         head += 1
         totalCost -= cost
         compactIfNeeded()
@@ -63,7 +66,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func removeAll(where predicate: (Element) -> Bool) {
         condition.lock()
         defer { condition.unlock() }
-        let kept = items[head...].filter { !predicate($0.element) }
+        let kept = items[head...].filter { $0.element.map { !predicate($0) } ?? false }
         items = Array(kept)
         head = 0
         totalCost = kept.reduce(0) { $0 + $1.cost }
