@@ -87,6 +87,10 @@ public final class Resampler {
         try check(swr_alloc_set_opts2(&context, &outputLayout, output.sampleFormat.libav, Int32(output.sampleRate),
                                       &inputLayout, AVSampleFormat(frame.pointee.format), frame.pointee.sample_rate,
                                       0, nil), "swr_alloc_set_opts2", source: source)
+        // libswresample drops the LFE channel when downmixing unless told a
+        // level; a kiosk's stereo speakers should still carry the bass.
+        try check(av_opt_set_double(UnsafeMutableRawPointer(context), "lfe_mix_level", 0.5.squareRoot(), 0),
+                  "av_opt_set_double(lfe_mix_level)", source: source)
         try check(swr_init(context), "swr_init", source: source)
         inputKey = key
     }
