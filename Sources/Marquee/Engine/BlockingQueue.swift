@@ -24,10 +24,13 @@ final class BlockingQueue<Element>: @unchecked Sendable {
 
     /// Appends, waiting while full. Returns false if the queue was closed.
     @discardableResult
-    func push(_ element: Element, cost: Double = 1, while stillWanted: () -> Bool = { true }) -> Bool {
+    /// - Parameter mayOverflow: when it returns true the push does not wait
+    ///   for room (a consumer elsewhere is starving and only this producer can feed it).
+    func push(_ element: Element, cost: Double = 1, while stillWanted: () -> Bool = { true },
+              mayOverflow: () -> Bool = { false }) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed, unlockedCount > 0, totalCost + cost > capacity, stillWanted() {
+        while !closed, unlockedCount > 0, totalCost + cost > capacity, stillWanted(), !mayOverflow() {
             condition.wait(until: Date(timeIntervalSinceNow: 0.05))
         }
         guard !closed, stillWanted() else { return false }

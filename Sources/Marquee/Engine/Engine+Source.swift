@@ -131,7 +131,11 @@ extension Engine {
             videoQueue.push(.frame(frame), cost: 1, while: stillWanted)
         case .audio(let audio):
             guard configuration.audioOutput != nil else { return }
-            audioQueue.push(.audio(audio), cost: audio.buffer.duration.seconds, while: stillWanted)
+            // Audio may run past its bound while the presenter has no frame at
+            // all: a paused seek (the audio writer is not consuming) must still
+            // get its first picture, whatever the file's interleaving.
+            audioQueue.push(.audio(audio), cost: audio.buffer.duration.seconds, while: stillWanted,
+                            mayOverflow: { [unowned self] in audio.segment.hasVideo && videoQueue.isEmpty })
         }
     }
 
