@@ -26,10 +26,13 @@ let package = Package(
         .target(name: "MarqueeCore"),
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
-        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA"]),
+        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl"]),
         .target(name: "MarqueeKMS", dependencies: ["CDRM", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore"]),
         .target(name: "MarqueeALSA", dependencies: ["CALSA", "MarqueeCore"]),
+        .target(name: "MarqueeConfig", dependencies: ["MarqueeCore"]),
+        .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "CGPIOD"]),
+        .executableTarget(name: "toml-decoder", dependencies: ["MarqueeConfig"]),
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
@@ -38,6 +41,8 @@ let package = Package(
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeKMSTests", dependencies: ["MarqueeKMS", "CDRM"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "Marquee", "MarqueeTestSupport", "marquee"]),
+        .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "toml-decoder", "marquee", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeOutputTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,8 @@ import Marquee
 /// The `marquee` command line: one type per subcommand, dispatched by name.
 @main
 struct MarqueeCommandLine {
-    static let commands: [CommandEntry] = [CommandEntry(InfoCommand.self), CommandEntry(PlayCommand.self), CommandEntry(DisplaysCommand.self)]
+    static let commands: [CommandEntry] = [CommandEntry(InfoCommand.self), CommandEntry(PlayCommand.self), CommandEntry(DisplaysCommand.self),
+                                          CommandEntry(CheckConfigCommand.self)]
 
     static func main() async {
         let libavLog = ProcessInfo.processInfo.environment["MARQUEE_LIBAV_LOG"].flatMap(Libav.LogLevel.init(name:))

@@ -9,7 +9,8 @@ struct PlayCommand: Subcommand {
     static let name = "play"
     static let usage = """
         play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out kms|null|null:xrgb8888|file:DIR] \(KMSFlags.usage) \
-        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--stats PATH] [--presentation-log PATH]
+        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--stats PATH] [--presentation-log PATH] \
+        \(PlaySettings.usage)
         """
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
 
@@ -27,6 +28,8 @@ struct PlayCommand: Subcommand {
     /// Every presented frame as one JSON line (item, pts, display time, A-V offset), written at exit.
     let presentationLogPath: String?
     let kms: KMSOptions
+    /// --config FILE and --control; what the command line does not set comes from the file.
+    let settings: PlaySettings
     /// `--audio-out alsa[:DEVICE]`, the default where /dev/snd exists.
     let alsa: ALSAAudioOutput.Configuration
 
@@ -54,30 +57,35 @@ struct PlayCommand: Subcommand {
     static let firstFrameVariable = "MARQUEE_REPORT_FIRST_FRAME"
 
     init(parsing parser: inout ArgumentParser) throws {
-        let loopName = try parser.option("--loop") ?? "none"
+        var settings = try PlaySettings(parsing: &parser)
+        let file = settings.configuration
+        let loopName = try parser.option("--loop") ?? file.playback.loop.rawValue
         guard let loop = LoopMode(rawValue: loopName) else { throw UsageError("--loop must be item, playlist or none") }
         self.loop = loop
         loops = try parser.option("--loops", as: Int.self)
         if let loops, loops < 1 { throw UsageError("--loops must be at least 1") }
         videoOut = try Self.output(try parser.option("--video-out") ?? (KMSFlags.hasCard ? "kms" : "null"), fileScheme: "file", flag: "--video-out")
-        kms = try KMSFlags.parse(&parser)
-        let noAudio = parser.flag("--no-audio")
+        kms = settings.display(try KMSFlags.parse(&parser))
+        let noAudio = parser.flag("--no-audio") || !file.audio.enabled
         // A kiosk with a sound card plays sound without being asked; elsewhere (CI, hosts) null.
-        let defaultAudio = FileManager.default.fileExists(atPath: "/dev/snd") ? "alsa:default" : "null"
+        let defaultAudio = FileManager.default.fileExists(atPath: "/dev/snd") ? "alsa:\(file.audio.device)" : "null"
         let audio = try Self.output(try parser.option("--audio-out") ?? defaultAudio, fileScheme: "wav", flag: "--audio-out")
         audioOut = noAudio ? nil : audio
-        alsa = try Self.alsaConfiguration(&parser, device: { if case .alsa(let name) = audio { name } else { "default" } }())
-        rate = try parser.option("--rate", as: Double.self) ?? 1
+        alsa = settings.audio(try Self.alsaConfiguration(&parser, device: { if case .alsa(let name) = audio { name } else { "default" } }()))
+        rate = try parser.option("--rate", as: Double.self) ?? file.playback.rate
         guard rate > 0, rate <= 16 else { throw UsageError("--rate must be in (0, 16]") }
-        start = try parser.option("--start", as: Double.self)
+        start = try parser.option("--start", as: Double.self) ?? (file.playback.start > 0 ? file.playback.start : nil)
         untimed = parser.flag("--untimed")
-        threads = try parser.option("--threads", as: Int.self) ?? 0
+        threads = try parser.option("--threads", as: Int.self) ?? file.decode.threads
         guard threads >= 0 else { throw UsageError("--threads must be 0 (one per core) or more") }
         statsPath = try parser.option("--stats")
         presentationLogPath = try parser.option("--presentation-log")
         if untimed, case .alsa = audioOut { throw UsageError("--untimed cannot play to an ALSA device (it runs in real time)") }
-        inputs = try parser.positional()
-        guard !inputs.isEmpty else { throw UsageError("play needs at least one file or URL") }
+        let positional = try parser.positional()
+        settings.overrides.playlist = !positional.isEmpty
+        inputs = positional.isEmpty ? settings.playlist(log: ControlLog(level: file.log.level)) : positional
+        guard !inputs.isEmpty else { throw UsageError("play needs at least one file or URL (or a [playback] playlist in --config)") }
+        self.settings = settings
     }
 
     private static func output(_ text: String, fileScheme: String, flag: String) throws -> OutputChoice {
@@ -106,13 +114,18 @@ struct PlayCommand: Subcommand {
         let player = QueuePlayer(items: inputs.map(PlayerItem.init(source:)), configuration: configuration)
         player.loopMode = loop
         if loop == .item { player.loopPasses = loops }
+        player.volume = Float(settings.configuration.audio.volume)
+        let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
+                                    configPath: settings.path, overrides: settings.overrides)
         let session = PlaySession(player: player, loops: loop == .playlist ? loops : nil, itemCount: inputs.count)
         let events = player.events()
         if rate != 1 { player.rate = rate } else { player.play() }
         if let start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }
         let signals = SignalWatcher()
+        controls.start(stopping: signals)
         let statusLine = isatty(STDOUT_FILENO) == 1 ? StatusLine(player: player) : nil
         await session.run(events: events, until: signals)
+        controls.stop()
         statusLine?.stop()
         player.stop()
         let audioDevice = (configuration.audioOutput as? ALSAAudioOutput)?.statistics
@@ -120,7 +133,7 @@ struct PlayCommand: Subcommand {
             writeStats(StatsReport(playback: player.stats.snapshot, resources: session.resourceSamples, audioDevice: audioDevice), to: statsPath)
         }
         if let presentationLogPath { writePresentationLog(player.stats.presentationLog, to: presentationLogPath) }
-        return session.failures > 0 && session.failures == inputs.count ? 1 : 0
+        return controls.stoppedOnError || (session.failures > 0 && session.failures == inputs.count) ? 1 : 0
     }
 
     private func makeConfiguration() throws -> PlayerConfiguration {

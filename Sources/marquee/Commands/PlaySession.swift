@@ -65,11 +65,13 @@ final class PlaySession: Sendable {
 /// `@unchecked Sendable`: the sources are only kept alive here, never touched after init.
 final class SignalWatcher: @unchecked Sendable {
     private let stream: AsyncStream<Int32>
+    private let continuation: AsyncStream<Int32>.Continuation
     private let sources: [any DispatchSourceSignal]
 
     init() {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         self.stream = stream
+        self.continuation = continuation
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
@@ -82,6 +84,10 @@ final class SignalWatcher: @unchecked Sendable {
     func wait() async {
         for await _ in stream { return }
     }
+
+    /// Ends `wait()` as SIGTERM does (the `quit` command), without sending a
+    /// signal that a thread not blocking it could swallow.
+    func requestStop() { continuation.yield(SIGTERM) }
 }
 
 /// The one-line status on a terminal: time, duration, A-V offset, drops.

@@ -1,0 +1,67 @@
+extension MarqueeConfiguration.Controls {
+    mutating func read(_ reader: TableReader, validateAction: MarqueeConfiguration.ActionValidator?) {
+        if let section = reader.table("stdin") {
+            section.read(&stdin.enabled, "enabled")
+            section.read(&stdin.format, "format")
+            section.finish()
+        }
+        var seen: [String: SourceLocation] = [:]
+        gpio = reader.tables("gpio").compactMap { entry in
+            let button = MarqueeConfiguration.GPIOButton.read(entry, validateAction: validateAction)
+            guard let button else { return nil }
+            // Two entries on one line would fight over it: the second request fails as busy.
+            let key = "\(button.chip)/\(button.line)"
+            if let first = seen[key], let value = entry.table["line"] {
+                entry.error("line", "\(button.chip) line \(button.line) is already used by the button at \(first)", at: value.location)
+                return nil
+            }
+            seen[key] = entry.location
+            return button
+        }
+        reader.finish()
+    }
+}
+
+extension MarqueeConfiguration.GPIOButton {
+    /// One `[[controls.gpio]]` entry; nil (with errors recorded) when a
+    /// required key is missing.
+    static func read(_ reader: TableReader, validateAction: MarqueeConfiguration.ActionValidator?) -> Self? {
+        var chip = "", action = "", line = -1
+        reader.read(&chip, "chip")
+        reader.read(&line, "line", in: 0...65_535)
+        reader.read(&action, "action")
+        var button = Self(chip: chip, line: line, action: action)
+        button.location = reader.location
+        reader.read(&button.edge, "edge")
+        reader.read(&button.activeLow, "active_low")
+        reader.read(&button.debounceMs, "debounce_ms", in: 0...1000, unit: " ms")
+        reader.read(&button.longPressMs, "long_press_ms", in: 0...60_000, unit: " ms")
+        var longAction = ""
+        reader.read(&longAction, "long_action")
+        reader.finish()
+
+        var complete = true
+        for (key, present) in [("chip", !chip.isEmpty), ("line", line >= 0), ("action", !action.isEmpty)]
+        where !present && reader.table[key] == nil {
+            reader.diagnostics.error("\(reader.name): missing '\(key)'", at: reader.location)
+            complete = false
+        }
+        for (key, command) in [("action", action), ("long_action", longAction)] where !command.isEmpty {
+            if let problem = validateAction?(command), let value = reader.table[key] {
+                reader.error(key, problem, at: value.location)
+            }
+        }
+        if !longAction.isEmpty {
+            button.longAction = longAction
+            if button.longPressMs == 0, let value = reader.table["long_action"] {
+                reader.error("long_action", "needs long_press_ms, the time a press must last to be long", at: value.location)
+            }
+        } else if button.longPressMs > 0, let value = reader.table["long_press_ms"] {
+            reader.error("long_press_ms", "needs long_action, the command a long press runs", at: value.location)
+        }
+        if button.longPressMs > 0, button.edge != .rising, let value = reader.table["edge"] {
+            reader.error("edge", "a long press is timed from the press, so it needs edge = \"rising\"", at: value.location)
+        }
+        return complete && !chip.isEmpty && line >= 0 && !action.isEmpty ? button : nil
+    }
+}

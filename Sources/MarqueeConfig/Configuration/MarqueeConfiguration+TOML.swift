@@ -1,0 +1,51 @@
+extension MarqueeConfiguration {
+    /// The configuration as a TOML document with every key spelt out, defaults
+    /// included: what `marquee check-config` prints. Parsing it gives back an
+    /// equal configuration.
+    public var tomlText: String {
+        var lines: [String] = []
+        func section(_ header: String, _ pairs: [(String, String)]) {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(header)
+            lines += pairs.map { "\($0.0) = \($0.1)" }
+        }
+        section("[display]", [
+            ("card", quote(display.card)), ("connector", quote(display.connector)),
+            ("mode", quote(display.mode.description)),
+            ("plane", { if case .id(let id) = display.plane { String(id) } else { quote(display.plane.description) } }()),
+            ("gravity", quote(display.gravity.rawValue)), ("rotation", display.rotation.map(String.init) ?? quote("auto")),
+            ("background", quote(display.background.description)),
+        ])
+        section("[decode]", [
+            ("hwaccel", quote(decode.hwaccel.rawValue)), ("device", quote(decode.device)), ("threads", String(decode.threads)),
+        ])
+        section("[audio]", [
+            ("enabled", String(audio.enabled)), ("device", quote(audio.device)),
+            ("volume", float(audio.volume)), ("latency_ms", String(audio.latencyMs)),
+        ])
+        section("[playback]", [
+            ("playlist", "[" + playback.playlist.map(quote).joined(separator: ", ") + "]"),
+            ("loop", quote(playback.loop.rawValue)), ("shuffle", String(playback.shuffle)),
+            ("start", float(playback.start)), ("rate", float(playback.rate)),
+            ("between_items", quote(playback.betweenItems.rawValue)), ("between_items_ms", String(playback.betweenItemsMs)),
+            ("on_error", quote(playback.onError.rawValue)),
+        ])
+        section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
+        for button in controls.gpio {
+            var pairs = [
+                ("chip", quote(button.chip)), ("line", String(button.line)), ("edge", quote(button.edge.rawValue)),
+                ("active_low", String(button.activeLow)), ("debounce_ms", String(button.debounceMs)),
+                ("action", quote(button.action)), ("long_press_ms", String(button.longPressMs)),
+            ]
+            if let longAction = button.longAction { pairs.append(("long_action", quote(longAction))) }
+            section("[[controls.gpio]]", pairs)
+        }
+        section("[log]", [("level", quote(log.level.rawValue)), ("status_interval", float(log.statusInterval))])
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func quote(_ text: String) -> String { TOMLTaggedJSON.quoted(text) }
+
+    /// Always with a decimal point or exponent, so it reads back as a float.
+    private func float(_ number: Double) -> String { TOMLTaggedJSON.floatText(number) }
+}

@@ -1,0 +1,120 @@
+import MarqueeCore
+
+/// Everything `config.toml` can say, with the defaults a missing key takes.
+/// Built by `MarqueeConfiguration.parse(_:file:validateAction:)`, which checks
+/// every type, range and name; a value of this type is always valid.
+/// A value type: copy it freely between threads.
+public struct MarqueeConfiguration: Sendable, Equatable {
+    public var display = Display()
+    public var decode = Decode()
+    public var audio = Audio()
+    public var playback = Playback()
+    public var controls = Controls()
+    public var log = Log()
+
+    public init() {}
+
+    /// `[display]`: where the picture goes.
+    public struct Display: Sendable, Equatable {
+        /// DRM card device, e.g. "/dev/dri/card0"; "auto" takes the first with a connected display.
+        public var card = "auto"
+        /// Connector name as the kernel gives it ("HDMI-A-1"); "auto" takes the first connected.
+        public var connector = "auto"
+        public var mode = DisplayModeRequest.preferred
+        public var plane = PlaneChoice.auto
+        public var gravity = Gravity.resizeAspect
+        /// Clockwise rotation of the picture in degrees (0, 90, 180, 270);
+        /// nil ("auto") follows the video's own rotation.
+        public var rotation: Int?
+        /// What fills the screen around the picture.
+        public var background = RGBColor(red: 0, green: 0, blue: 0)
+    }
+
+    /// `[decode]`: how video is decoded.
+    public struct Decode: Sendable, Equatable {
+        public var hwaccel = HardwareAcceleration.auto
+        /// VA-API render node, e.g. "/dev/dri/renderD128"; "auto" takes the first.
+        public var device = "auto"
+        /// Software decoder threads; 0 = one per core.
+        public var threads = 0
+    }
+
+    /// `[audio]`: where the sound goes.
+    public struct Audio: Sendable, Equatable {
+        public var enabled = true
+        /// ALSA device name ("default", "hw:0,0", "plughw:1").
+        public var device = "default"
+        /// Software gain, 0...1.
+        public var volume = 1.0
+        /// Output buffer the ALSA device is asked for, milliseconds.
+        public var latencyMs = 100
+    }
+
+    /// `[playback]`: what plays and how.
+    public struct Playback: Sendable, Equatable {
+        /// Files, folders, globs and URLs as written; see `PlaylistResolver`.
+        public var playlist: [String] = []
+        public var loop = LoopMode.none
+        /// Play the playlist in a random order (chosen at start and at each reload).
+        public var shuffle = false
+        /// Where the first item starts, seconds.
+        public var start = 0.0
+        /// Playback speed, in (0, 16].
+        public var rate = 1.0
+        public var betweenItems = BetweenItems.holdLastFrame
+        /// How long `betweenItems` lasts, milliseconds (0 = a seamless cut).
+        public var betweenItemsMs = 0
+        public var onError = OnError.skip
+    }
+
+    public struct Controls: Sendable, Equatable {
+        public var stdin = StdinControl()
+        public var gpio: [GPIOButton] = []
+    }
+
+    /// `[controls.stdin]`: commands on standard input, replies on standard output.
+    public struct StdinControl: Sendable, Equatable {
+        public var enabled = true
+        public var format = ControlFormat.text
+    }
+
+    /// One `[[controls.gpio]]` entry: a button on a GPIO line.
+    public struct GPIOButton: Sendable, Equatable {
+        /// Chip name ("gpiochip0") or device path ("/dev/gpiochip0").
+        public var chip: String
+        /// Line offset on the chip.
+        public var line: Int
+        /// The logical edge (after `activeLow`) that runs `action`.
+        public var edge = ButtonEdge.rising
+        /// The button pulls the line low when pressed (the usual wiring with a pull-up).
+        public var activeLow = false
+        /// The line must stay at a new level this long before it counts, milliseconds.
+        public var debounceMs = 20
+        /// A control command, e.g. "toggle", "next", "seek +10".
+        public var action: String
+        /// Held at least this long, the press runs `longAction` instead; 0 = no long press.
+        public var longPressMs = 0
+        public var longAction: String?
+        /// Where the entry is in the file, for messages about it at run time.
+        public var location: SourceLocation?
+
+        public init(chip: String, line: Int, action: String) {
+            self.chip = chip
+            self.line = line
+            self.action = action
+        }
+
+        /// Equal settings; where they were written does not count.
+        public static func == (a: Self, b: Self) -> Bool {
+            (a.chip, a.line, a.edge, a.activeLow) == (b.chip, b.line, b.edge, b.activeLow)
+                && (a.debounceMs, a.action, a.longPressMs, a.longAction) == (b.debounceMs, b.action, b.longPressMs, b.longAction)
+        }
+    }
+
+    /// `[log]`.
+    public struct Log: Sendable, Equatable {
+        public var level = LogLevel.info
+        /// Seconds between status events on standard output; 0 = none.
+        public var statusInterval = 0.0
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+
+/// Turns `[playback] playlist` entries into the items to play: URLs as
+/// they are, folders as their files, globs as their matches (each sorted
+/// by name), plain paths as they are. Relative entries are taken from the
+/// configuration file's folder, so a file and its media can move together.
+///
+/// Reads the file system when called; call it off real-time threads.
+public enum PlaylistResolver {
+    public struct Resolution: Sendable, Equatable {
+        /// Paths and URLs, in play order.
+        public var items: [String] = []
+        /// Entries that gave nothing (an empty folder, a glob without
+        /// matches, a missing file). Not errors: media may be mounted later.
+        public var warnings: [String] = []
+    }
+
+    /// - Parameters:
+    ///   - entries: as written in the file.
+    ///   - base: the folder relative entries start from (nil: the current directory).
+    public static func resolve(_ entries: [String], relativeTo base: String?) -> Resolution {
+        var resolution = Resolution()
+        for entry in entries {
+            if isURL(entry) {
+                resolution.items.append(entry)
+                continue
+            }
+            let path = absolute(entry, base: base)
+            if entry.contains(where: { "*?[".contains($0) }) {
+                switch glob(path) {
+                case .success(let matches) where !matches.isEmpty: resolution.items += matches
+                case .success: resolution.warnings.append("'\(entry)' matches no file")
+                case .failure(let reason): resolution.warnings.append("'\(entry)': \(reason)")
+                }
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                let files = filesIn(path)
+                if files.isEmpty { resolution.warnings.append("folder '\(entry)' has no files") }
+                resolution.items += files
+            } else {
+                if !FileManager.default.fileExists(atPath: path) { resolution.warnings.append("'\(entry)' does not exist") }
+                resolution.items.append(path)
+            }
+        }
+        return resolution
+    }
+
+    static func isURL(_ entry: String) -> Bool {
+        guard let range = entry.range(of: "://") else { return false }
+        let scheme = entry[..<range.lowerBound]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+    }
+
+    private static func absolute(_ entry: String, base: String?) -> String {
+        guard !entry.hasPrefix("/"), let base, !base.isEmpty else { return entry }
+        return URL(fileURLWithPath: base).appendingPathComponent(entry).path
+    }
+
+    /// Regular, non-hidden files directly in `folder`, sorted by name.
+    private static func filesIn(_ folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(folder)/\($0)" }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+
+    enum GlobResult {
+        case success([String])
+        case failure(String)
+    }
+
+    private static func glob(_ pattern: String) -> GlobResult {
+        var matches = glob_t()
+        defer { globfree(&matches) }
+        switch Glibc.glob(pattern, 0, nil, &matches) {
+        case 0:
+            let paths = (0..<Int(matches.gl_pathc)).compactMap { matches.gl_pathv[$0].map { String(cString: $0) } }
+            return .success(paths.sorted())
+        case GLOB_NOMATCH: return .success([])
+        case GLOB_NOSPACE: return .failure("glob: out of memory")
+        default: return .failure("glob: cannot read a folder")
+        }
+    }
+}

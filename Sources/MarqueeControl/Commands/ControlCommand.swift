@@ -1,0 +1,157 @@
+import MarqueeCore
+
+/// One command of Marquee's control language, the same whether it arrives
+/// as a text line (`seek +5`), as JSON (`{"command": "seek", "args": ["+5"]}`)
+/// or from a button's `action`.
+public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
+    case play, pause, toggle
+    /// Pause and go back to the start of the current item.
+    case stop
+    case seek(SeekTarget)
+    case next
+    case previous
+    /// The playlist item at `index`, counted from 1 as `status` shows it.
+    case goTo(index: Int)
+    case loop(LoopMode)
+    /// Playback speed in (0, 16]; setting it also plays.
+    case rate(Double)
+    /// Software gain, 0...1.
+    case volume(Double)
+    case mute, unmute, status
+    /// Read the configuration file again.
+    case reload
+    /// Stop playing and exit.
+    case quit
+
+    public enum SeekTarget: Sendable, Equatable {
+        /// Seconds from the start of the current item.
+        case absolute(Double)
+        /// Seconds from the current position (negative: back).
+        case relative(Double)
+    }
+
+    /// Every command name, as written.
+    public static let names = ["play", "pause", "toggle", "stop", "seek", "next", "prev", "goto", "loop",
+                               "rate", "volume", "mute", "unmute", "status", "reload", "quit"]
+
+    /// The most rate accepts; the player's limit.
+    public static let maximumRate = 16.0
+
+    /// Parses a text line: a command name, then its arguments, separated by
+    /// spaces or tabs.
+    /// - Throws: `ControlError` naming the command and what is wrong.
+    public init(parsing line: String) throws(ControlError) {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let name = words.first else { throw ControlError("empty command") }
+        try self.init(name: name, arguments: Array(words.dropFirst()))
+    }
+
+    /// A command from its name and arguments (the JSON form's fields).
+    public init(name: String, arguments: [String]) throws(ControlError) {
+        let command = name.lowercased()
+        func expect(_ count: Int, _ usage: String) throws(ControlError) {
+            guard arguments.count == count else {
+                throw ControlError(count == 0 ? "\(command) takes no arguments" : "usage: \(command) \(usage)")
+            }
+        }
+        switch command {
+        case "play": try expect(0, ""); self = .play
+        case "pause": try expect(0, ""); self = .pause
+        case "toggle": try expect(0, ""); self = .toggle
+        case "stop": try expect(0, ""); self = .stop
+        case "next": try expect(0, ""); self = .next
+        case "prev", "previous": try expect(0, ""); self = .previous
+        case "mute": try expect(0, ""); self = .mute
+        case "unmute": try expect(0, ""); self = .unmute
+        case "status": try expect(0, ""); self = .status
+        case "reload": try expect(0, ""); self = .reload
+        case "quit": try expect(0, ""); self = .quit
+        case "seek":
+            try expect(1, "SECONDS | +SECONDS | -SECONDS")
+            self = .seek(try Self.seekTarget(arguments[0]))
+        case "goto":
+            try expect(1, "N (a playlist position, from 1)")
+            guard let index = Int(arguments[0]), index >= 1 else {
+                throw ControlError("goto: '\(arguments[0])' is not a playlist position (1, 2, ...)")
+            }
+            self = .goTo(index: index)
+        case "loop":
+            try expect(1, "item | playlist | none")
+            guard let mode = LoopMode(rawValue: arguments[0].lowercased()) else {
+                throw ControlError("loop: '\(arguments[0])' is not item, playlist or none")
+            }
+            self = .loop(mode)
+        case "rate":
+            try expect(1, "R (more than 0, up to 16)")
+            guard let rate = Self.number(arguments[0]), rate > 0, rate <= Self.maximumRate else {
+                throw ControlError("rate: '\(arguments[0])' is not a rate in (0, 16]")
+            }
+            self = .rate(rate)
+        case "volume":
+            try expect(1, "V (0 to 1)")
+            guard let volume = Self.number(arguments[0]), (0...1).contains(volume) else {
+                throw ControlError("volume: '\(arguments[0])' is not a volume from 0 to 1")
+            }
+            self = .volume(volume)
+        default:
+            let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
+            let hint = CommandSuggestion.closest(to: command, in: Self.names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ControlError("unknown command '\(shown)'\(hint)")
+        }
+    }
+
+    private static func seekTarget(_ text: String) throws(ControlError) -> SeekTarget {
+        let relative = text.hasPrefix("+") || text.hasPrefix("-")
+        guard let seconds = number(relative ? String(text.dropFirst()) : text), seconds >= 0 else {
+            throw ControlError("seek: '\(text)' is not SECONDS, +SECONDS or -SECONDS")
+        }
+        if !relative { return .absolute(seconds) }
+        return .relative(text.hasPrefix("-") ? -seconds : seconds)
+    }
+
+    /// A finite decimal number ("1", "0.5", "2e1"); not "nan", "inf" or hex.
+    private static func number(_ text: String) -> Double? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }),
+              let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// The command as a text line; parsing it gives the same command.
+    public var description: String {
+        switch self {
+        case .play: "play"
+        case .pause: "pause"
+        case .toggle: "toggle"
+        case .stop: "stop"
+        case .seek(.absolute(let seconds)): "seek \(Self.format(seconds))"
+        case .seek(.relative(let seconds)): "seek \(seconds < 0 ? "-" : "+")\(Self.format(abs(seconds)))"
+        case .next: "next"
+        case .previous: "prev"
+        case .goTo(let index): "goto \(index)"
+        case .loop(let mode): "loop \(mode.rawValue)"
+        case .rate(let rate): "rate \(Self.format(rate))"
+        case .volume(let volume): "volume \(Self.format(volume))"
+        case .mute: "mute"
+        case .unmute: "unmute"
+        case .status: "status"
+        case .reload: "reload"
+        case .quit: "quit"
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}
+
+/// Why a command line could not be parsed or carried out. The message
+/// names the command and the problem; it is what the error reply says.
+public struct ControlError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,98 @@
+import MarqueeCore
+
+/// What the control commands need of a player. The `marquee` tool adapts
+/// its `QueuePlayer`; tests use a fake, so every command's effect can be
+/// checked without media or hardware.
+///
+/// Implementations must be callable from any thread (commands arrive on
+/// the stdin reader's thread and on each GPIO button's thread) and must not
+/// block for long: a seek starts and returns, it does not wait for a frame.
+public protocol PlaybackTarget: Sendable {
+    var status: PlaybackStatus { get }
+    func play()
+    func pause()
+    /// Seconds from the start of the current item, already clamped to it.
+    func seek(to seconds: Double)
+    /// Plays the playlist item at `index` (0-based) from its start; false
+    /// when there is no such item.
+    func playItem(at index: Int) -> Bool
+    func setLoopMode(_ mode: LoopMode)
+    /// In (0, 16]; also plays.
+    func setRate(_ rate: Double)
+    /// 0...1.
+    func setVolume(_ volume: Double)
+    func setMuted(_ muted: Bool)
+}
+
+/// A snapshot of a player, as `status` replies and status events show it.
+public struct PlaybackStatus: Sendable, Equatable {
+    public enum State: String, Sendable {
+        case playing, paused
+        /// Nothing left to play.
+        case finished
+        case failed
+    }
+
+    public var state: State
+    /// Position of the current item in the playlist, from 0; nil when none.
+    public var index: Int?
+    public var count: Int
+    public var source: String?
+    /// Seconds into the current item.
+    public var time: Double
+    /// Seconds; nil when unknown (not opened yet, live streams).
+    public var duration: Double?
+    /// The rate playback runs at when playing (a paused player keeps its rate).
+    public var rate: Double
+    public var volume: Double
+    public var muted: Bool
+    public var loop: LoopMode
+
+    public init(state: State, index: Int?, count: Int, source: String?, time: Double, duration: Double?,
+                rate: Double, volume: Double, muted: Bool, loop: LoopMode) {
+        self.state = state
+        self.index = index
+        self.count = count
+        self.source = source
+        self.time = time
+        self.duration = duration
+        self.rate = rate
+        self.volume = volume
+        self.muted = muted
+        self.loop = loop
+    }
+
+    /// `state=playing item=1/3 time=12.345 ...`, `source=` last as it may hold spaces.
+    public var text: String {
+        var fields = ["state=\(state.rawValue)", "item=\(index.map { String($0 + 1) } ?? "-")/\(count)",
+                      "time=\(Self.seconds(time))", "duration=\(duration.map(Self.seconds) ?? "-")",
+                      "rate=\(ControlCommand.format(rate))", "volume=\(ControlCommand.format(volume))",
+                      "muted=\(muted)", "loop=\(loop.rawValue)"]
+        if let source { fields.append("source=\(source)") }
+        return fields.joined(separator: " ")
+    }
+
+    /// The JSON object form; `item` counts from 1 like `goto`.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "state": .string(state.rawValue), "items": .integer(Int64(count)), "time": .number(Self.rounded(time)),
+            "rate": .number(rate), "volume": .number(volume), "muted": .bool(muted), "loop": .string(loop.rawValue),
+        ]
+        members["item"] = index.map { .integer(Int64($0 + 1)) } ?? .null
+        members["duration"] = duration.map { .number(Self.rounded($0)) } ?? .null
+        members["source"] = source.map(JSONValue.string) ?? .null
+        return .object(members)
+    }
+
+    /// Milliseconds are plenty for a status line.
+    private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    /// Seconds with three decimals ("12.346"), without Foundation's formatting.
+    private static func seconds(_ value: Double) -> String {
+        let millis = Int64((value * 1000).rounded())
+        let sign = millis < 0 ? "-" : ""
+        let magnitude = abs(millis)
+        let fraction = String(magnitude % 1000)
+        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Marquee
+import MarqueeConfig
+import MarqueeControl
+import MarqueeALSA
+import MarqueeKMS
+
+/// `marquee play --config FILE [--control text|json|off]`: the file's
+/// settings, with a record of which ones the command line sets itself
+/// (options on the command line win over the file, now and at each reload).
+struct PlaySettings: Sendable {
+    static let usage = "[--config FILE] [--control text|json|off]"
+
+    let path: String?
+    /// The file's configuration (or the defaults), with --control applied.
+    var configuration: MarqueeConfiguration
+    var overrides = PlayControls.Overrides()
+    /// The display and ALSA flags given on the command line.
+    private let displayFlags: Set<String>
+    private let audioFlags: Set<String>
+
+    /// Reads --config and --control, and notes which other options are
+    /// given; call before anything else reads options from `parser`.
+    /// - Throws: `UsageError`, or `ConfigurationError` with every problem in the file.
+    init(parsing parser: inout ArgumentParser) throws {
+        var probe = parser
+        func given(_ name: String) -> Bool { (try? probe.option(name)) != nil }
+        overrides.loop = given("--loop")
+        overrides.rate = given("--rate")
+        overrides.audio = probe.flag("--no-audio") || given("--audio-out")
+        displayFlags = Set(["--card", "--connector", "--mode", "--gravity", "--rotation", "--background"].filter(given))
+        audioFlags = Set(["--audio-buffer-ms", "--audio-period-ms"].filter(given))
+
+        path = try parser.option("--config")
+        if let path {
+            configuration = try MarqueeConfiguration.load(path: path, validateAction: ControlCommand.validate)
+        } else {
+            configuration = MarqueeConfiguration()
+        }
+        if let control = try parser.option("--control") {
+            overrides.control = true
+            switch control {
+            case "off": configuration.controls.stdin.enabled = false
+            case "text", "json":
+                configuration.controls.stdin.enabled = true
+                configuration.controls.stdin.format = ControlFormat(rawValue: control)!
+            default: throw UsageError("--control must be text, json or off, not '\(control)'")
+            }
+        }
+    }
+
+    /// The items `[playback] playlist` names (none without a file).
+    func playlist(log: ControlLog) -> [String] {
+        path == nil ? [] : PlaylistLoader(log: log).items(for: configuration, configPath: path)
+    }
+
+    /// `[display]` under the display flags that were given.
+    func display(_ flags: KMSOptions) -> KMSOptions {
+        var options = flags
+        let display = configuration.display
+        if !displayFlags.contains("--card"), display.card != "auto" { options.card = display.card }
+        if !displayFlags.contains("--connector"), display.connector != "auto" { options.connector = display.connector }
+        if !displayFlags.contains("--mode"), let mode = ModeRequest(display.mode.description) { options.mode = mode }
+        if !displayFlags.contains("--gravity"), let gravity = VideoGravity(rawValue: display.gravity.rawValue) { options.gravity = gravity }
+        if !displayFlags.contains("--rotation") { options.rotation = display.rotation }
+        if !displayFlags.contains("--background") { options.background = display.background.rgb }
+        return options
+    }
+
+    /// `[audio] latency_ms` as the ALSA buffer, unless --audio-buffer-ms was given
+    /// (the device itself comes from `[audio] device` through the default --audio-out).
+    func audio(_ flags: ALSAAudioOutput.Configuration) -> ALSAAudioOutput.Configuration {
+        var options = flags
+        guard !audioFlags.contains("--audio-buffer-ms") else { return options }
+        options.bufferDuration = .milliseconds(configuration.audio.latencyMs)
+        // The period must fit twice in the buffer; a short buffer gets short periods.
+        if !audioFlags.contains("--audio-period-ms"), options.periodDuration * 2 > options.bufferDuration {
+            options.periodDuration = .milliseconds(configuration.audio.latencyMs / 2)
+        }
+        return options
+    }
+
+    /// The configuration in force once the command line's own values are in.
+    func effective(loop: LoopMode, rate: Double, audio: Bool) -> MarqueeConfiguration {
+        var effective = configuration
+        effective.playback.loop = loop
+        effective.playback.rate = rate
+        effective.audio.enabled = audio
+        return effective
+    }
+}

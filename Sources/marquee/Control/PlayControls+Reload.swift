@@ -1,0 +1,78 @@
+import Foundation
+import Marquee
+import MarqueeConfig
+import MarqueeControl
+
+/// Reading the configuration file again while playing (SIGHUP, `reload`).
+extension PlayControls {
+    /// Reads the configuration file again and applies what can change while
+    /// playing; a file with errors changes nothing.
+    func reload() -> Result<String, ControlError> {
+        guard let configPath else { return .failure(ControlError("reload: no configuration file (start with --config FILE)")) }
+        let fresh: MarqueeConfiguration
+        do {
+            fresh = try MarqueeConfiguration.load(path: configPath, validateAction: ControlCommand.validate)
+        } catch {
+            // The reply is one line; the quoted lines with carets go to the log.
+            let head = "reload: \(configPath) has \(error.count) problem\(error.count == 1 ? "" : "s"), keeping the previous configuration"
+            log.error("\(head):\n\(error)")
+            let summaries = switch error {
+            case .invalid(let errors): errors.errors.map(\.summary)
+            case .unreadable: ["\(error)"]
+            }
+            return .failure(ControlError("\(head): " + summaries.joined(separator: "; ")))
+        }
+        let old = state.withLock { $0.applied }
+        var changed: [String] = []
+        var applied = fresh
+        if !overrides.playlist, fresh.playback.playlist != old.playback.playlist || fresh.playback.shuffle != old.playback.shuffle {
+            let items = PlaylistLoader(log: log).items(for: fresh, configPath: configPath)
+            state.withLock { $0.retiring = player.currentItem }
+            player.replaceUpcomingItems(with: items.map(PlayerItem.init(source:)))
+            changed.append("playlist (\(items.count) items, from the next item)")
+        } else {
+            applied.playback.playlist = old.playback.playlist
+            applied.playback.shuffle = old.playback.shuffle
+        }
+        if overrides.loop { applied.playback.loop = old.playback.loop } else if fresh.playback.loop != old.playback.loop {
+            target.setLoopMode(fresh.playback.loop)
+            changed.append("loop \(fresh.playback.loop.rawValue)")
+        }
+        if overrides.rate { applied.playback.rate = old.playback.rate } else if fresh.playback.rate != old.playback.rate {
+            target.setRate(fresh.playback.rate)
+            changed.append("rate \(fresh.playback.rate)")
+        }
+        if fresh.audio.volume != old.audio.volume {
+            target.setVolume(fresh.audio.volume)
+            changed.append("volume \(fresh.audio.volume)")
+        }
+        if fresh.log != old.log {
+            events.setInterval(fresh.log.statusInterval)
+            log.level = fresh.log.level
+            changed.append("log")
+        }
+        if fresh.controls.gpio != old.controls.gpio, let executor = executor.withLock({ $0 }) {
+            state.withLock { $0.buttons }.forEach { $0.stop() }
+            // The old threads let go of their lines within a poll interval.
+            Thread.sleep(forTimeInterval: Double(GPIOButtonSource.pollNanoseconds) / 1e9 + 0.05)
+            startButtons(fresh.controls.gpio, executor: executor)
+            changed.append("gpio buttons")
+        }
+        var later: [String] = []
+        if fresh.display != old.display { later.append("[display]") }
+        if fresh.decode != old.decode { later.append("[decode]") }
+        if fresh.audio.enabled != old.audio.enabled || fresh.audio.device != old.audio.device
+            || fresh.audio.latencyMs != old.audio.latencyMs { later.append("[audio] output") }
+        if fresh.controls.stdin != old.controls.stdin { later.append("[controls.stdin]") }
+        if fresh.playback.start != old.playback.start { later.append("playback.start") }
+        if fresh.playback.betweenItems != old.playback.betweenItems || fresh.playback.betweenItemsMs != old.playback.betweenItemsMs {
+            later.append("playback.between_items")
+        }
+        // Read at each failure, so it applies now.
+        if fresh.playback.onError != old.playback.onError { changed.append("on_error \(fresh.playback.onError.rawValue)") }
+        state.withLock { $0.applied = applied }
+        var summary = changed.isEmpty ? "reloaded \(configPath): nothing to change now" : "reloaded \(configPath): " + changed.joined(separator: ", ")
+        if !later.isEmpty { summary += "; \(later.joined(separator: ", ")) apply at the next start" }
+        return .success(summary)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Marquee
+import MarqueeConfig
+import MarqueeControl
+import Synchronization
+
+/// Everything that steers a running `marquee play`: commands on stdin,
+/// GPIO buttons, status events, and the configuration file, read again on
+/// SIGHUP or `reload`. Owns one `CommandExecutor` that all channels share.
+///
+/// Thread-safe: commands arrive on the stdin thread, button threads and
+/// the signal queue; shared state is behind one Mutex.
+final class PlayControls: Sendable {
+    /// What the command line set, which a reloaded file must not undo.
+    struct Overrides: Sendable {
+        var playlist = false
+        var loop = false
+        var rate = false
+        var audio = false
+        var control = false
+    }
+
+    // Internal rather than private: PlayControls+Reload.swift uses these too.
+    struct State {
+        /// The configuration now in force (file values under command-line overrides).
+        var applied: MarqueeConfiguration
+        var buttons: [GPIOButtonSource] = []
+        /// An item a reload replaced, still playing; removed from the queue once it ends.
+        var retiring: PlayerItem?
+        var stoppedOnError = false
+        /// Ends the session the way SIGTERM does; set by `start`.
+        var stopper: SignalWatcher?
+    }
+
+    let player: QueuePlayer
+    let target: QueuePlayerTarget
+    let configPath: String?
+    let overrides: Overrides
+    let output: LineWriter
+    let log: ControlLog
+    let events: StatusEventStream
+    let state: Mutex<State>
+    let executor: Mutex<CommandExecutor?> = Mutex(nil)
+    let hangup: SignalHandler
+
+    init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides) {
+        self.player = player
+        self.configPath = configPath
+        self.overrides = overrides
+        target = QueuePlayerTarget(player: player, rate: configuration.playback.rate)
+        LineWriter.ignoreBrokenPipes()
+        output = LineWriter(descriptor: STDOUT_FILENO)
+        log = ControlLog(level: configuration.log.level)
+        events = StatusEventStream(target: target, writer: output)
+        state = Mutex(State(applied: configuration))
+        hangup = SignalHandler(SIGHUP)
+        // Subscribed before playback starts, so a first item that fails at once is seen.
+        _ = player.addEventHandler { [self] event in handle(event) }
+    }
+
+    /// True when an item failed with `on_error = "stop"`: the exit status is 1.
+    var stoppedOnError: Bool { state.withLock { $0.stoppedOnError } }
+
+    /// Starts every configured control. A control that cannot start (a
+    /// missing GPIO chip) is reported and the others run.
+    /// - Parameter stopping: `quit` and `on_error = "stop"` end the session through it.
+    func start(stopping signals: SignalWatcher) {
+        let configuration = state.withLock { $0.applied }
+        var reloadHandler: CommandExecutor.ReloadHandler?
+        if configPath != nil { reloadHandler = { @Sendable [self] in reload() } }
+        // quit ends the session the way SIGTERM does: stats written, outputs closed.
+        let executor = CommandExecutor(target: target, reload: reloadHandler, quit: { signals.requestStop() })
+        self.executor.withLock { $0 = executor }
+        events.setInterval(configuration.log.statusInterval)
+        if configuration.controls.stdin.enabled {
+            let format = CommandFormat(rawValue: configuration.controls.stdin.format.rawValue) ?? .text
+            StdinControlSource(format: format, executor: executor, replies: output) { [log] failure in
+                if let failure { log.warning("stdin: \(failure); commands from stdin stop, playback goes on") }
+            }.start()
+        }
+        startButtons(configuration.controls.gpio, executor: executor)
+        let stopNow = state.withLock { state -> Bool in
+            state.stopper = signals
+            return state.stoppedOnError
+        }
+        // An item failed (with on_error = "stop") before there was a session to stop.
+        if stopNow { signals.requestStop() }
+        hangup.start { [self] in
+            // A failed reload has already logged its problems in full.
+            if case .success(let summary) = reload() { log.info("SIGHUP: \(summary)") }
+        }
+    }
+
+    func stop() {
+        events.stop()
+        hangup.stop()
+        state.withLock { $0.buttons }.forEach { $0.stop() }
+    }
+
+    // MARK: Buttons
+
+    func startButtons(_ buttons: [MarqueeConfiguration.GPIOButton], executor: CommandExecutor) {
+        var started: [GPIOButtonSource] = []
+        for button in buttons {
+            guard let source = makeButton(button, executor: executor) else { continue }
+            do {
+                try source.start()
+                started.append(source)
+                log.debug("gpio \(button.chip) line \(button.line): watching (\(button.action))")
+            } catch {
+                log.error("\(error); the other controls keep working")
+            }
+        }
+        state.withLock { $0.buttons = started }
+    }
+
+    private func makeButton(_ button: MarqueeConfiguration.GPIOButton, executor: CommandExecutor) -> GPIOButtonSource? {
+        // Actions were checked when the file was read; this cannot fail for a loaded file.
+        guard let action = try? ControlCommand(parsing: button.action) else { return nil }
+        let longAction = button.longAction.flatMap { try? ControlCommand(parsing: $0) }
+        let settings = ButtonDecoder.Settings(edge: ButtonDecoder.Edge(rawValue: button.edge.rawValue) ?? .rising,
+                                              activeLow: button.activeLow, debounceMilliseconds: button.debounceMs,
+                                              longPressMilliseconds: button.longPressMs)
+        return GPIOButtonSource(button: .init(chip: button.chip, line: button.line, settings: settings, action: action,
+                                              longAction: longAction),
+                                executor: executor, log: { [log] in log.info($0) }, trace: { [log] in log.debug($0) })
+    }
+
+    // MARK: Player events
+
+    private func handle(_ event: PlayerEvent) {
+        let (applied, retiring) = state.withLock { ($0.applied, $0.retiring) }
+        let eventsOn = applied.log.statusInterval > 0
+        switch event {
+        case .currentItemChanged(let item):
+            if let retiring, item !== retiring {
+                // The item a reload replaced has ended: it leaves the playlist for good.
+                player.remove(retiring)
+                state.withLock { $0.retiring = nil }
+            }
+            if eventsOn { events.post("item", fields: target.status.json) }
+        case .itemStatusChanged(let item, .failed):
+            if eventsOn {
+                events.post("error", fields: .object(["source": .string(item.asset.source),
+                                                      "message": .string(item.error.map { "\($0)" } ?? "cannot be played")]))
+            }
+            if applied.playback.onError == .stop {
+                let stopper = state.withLock { state -> SignalWatcher? in
+                    state.stoppedOnError = true
+                    return state.stopper
+                }
+                log.error("on_error = \"stop\": stopping after \(item.asset.source) failed")
+                // Before start() there is no session yet; start() stops it then.
+                stopper?.requestStop()
+            }
+        case .statusChanged(let status) where eventsOn:
+            events.post("state", fields: .object(["state": .string(status.rawValue)]))
+        case .playbackFinished where eventsOn:
+            events.post("finished")
+        default:
+            break
+        }
+    }
+}
+
+extension ControlCommand {
+    /// The check `MarqueeConfiguration` runs on each button's action.
+    static let validate: MarqueeConfiguration.ActionValidator = { text in
+        do throws(ControlError) {
+            _ = try ControlCommand(parsing: text)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import MarqueeConfig
+import MarqueeCore
+import Testing
+
+@Suite struct ConfigurationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let defaultFile = root.appendingPathComponent("config.toml").path
+
+    /// Parses `text`, expecting it to be invalid; returns the problems.
+    static func problems(_ text: String, validateAction: MarqueeConfiguration.ActionValidator? = nil) -> [SourceError] {
+        do {
+            _ = try MarqueeConfiguration.parse(text, file: "test.toml", validateAction: validateAction)
+            Issue.record("accepted:\n\(text)")
+            return []
+        } catch {
+            guard case .invalid(let errors) = error else { Issue.record("\(error)"); return [] }
+            return errors.errors
+        }
+    }
+
+    @Test func theShippedConfigTomlIsExactlyTheDefaults() throws {
+        let configuration = try MarqueeConfiguration.load(path: Self.defaultFile)
+        #expect(configuration == MarqueeConfiguration())
+    }
+
+    /// "Every key commented": each key the effective configuration has is
+    /// in config.toml, on a line that follows a comment line.
+    @Test func theShippedConfigTomlDocumentsEveryKey() throws {
+        var withButton = MarqueeConfiguration()
+        var button = MarqueeConfiguration.GPIOButton(chip: "gpiochip0", line: 1, action: "toggle")
+        button.longPressMs = 1000
+        button.longAction = "next"
+        withButton.controls.gpio = [button]
+        let keys = Set(withButton.tomlText.split(separator: "\n").compactMap { line -> String? in
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            return line[..<equals].trimmingCharacters(in: .whitespaces)
+        })
+        #expect(keys.count > 30)
+        let lines = try String(contentsOfFile: Self.defaultFile, encoding: .utf8).split(separator: "\n").map(String.init)
+        for key in keys {
+            // Written as a setting, or (the GPIO example) as a commented-out one.
+            let index = lines.firstIndex { $0.hasPrefix("\(key) = ") || $0.hasPrefix("# \(key) = ") }
+            guard let index else { Issue.record("config.toml lacks '\(key)'"); continue }
+            #expect(index > 0 && lines[index - 1].hasPrefix("#"), "'\(key)' has no comment above it")
+        }
+    }
+
+    @Test func theEffectiveConfigurationReadsBackAsItself() throws {
+        var configuration = MarqueeConfiguration()
+        configuration.display.card = "/dev/dri/card1"
+        configuration.display.mode = .size(width: 1920, height: 1080, refreshHz: 59.94)
+        configuration.display.plane = .id(42)
+        configuration.display.rotation = 270
+        configuration.display.gravity = .resizeAspectFill
+        configuration.display.background = RGBColor(red: 0x12, green: 0xAB, blue: 0xEF)
+        configuration.decode.hwaccel = .software
+        configuration.audio.volume = 0.25
+        configuration.playback.playlist = ["a \"quoted\" name.mp4", "/media/*.mkv"]
+        configuration.playback.loop = .playlist
+        configuration.playback.rate = 1.5
+        configuration.playback.betweenItems = .black
+        configuration.controls.stdin.format = .json
+        var button = MarqueeConfiguration.GPIOButton(chip: "gpiochip2", line: 7, action: "seek +10")
+        button.activeLow = true
+        configuration.controls.gpio = [button]
+        configuration.log.statusInterval = 2.5
+        let text = configuration.tomlText
+        let again = try MarqueeConfiguration.parse(text)
+        #expect(again == configuration, "\(text)")
+        #expect(again.tomlText == text)
+    }
+
+    /// Must-show 4 at the library level: a typo, a wrong type and an
+    /// out-of-range value are all reported, each at its line and column.
+    @Test func aTypoAWrongTypeAndARangeErrorAreAllReported() {
+        let found = Self.problems("""
+            [audio]
+            volum = 0.5
+            latency_ms = "100"
+
+            [playback]
+            rate = 32
+            """)
+        #expect(found.count == 3)
+        #expect(found.map(\.location) == [SourceLocation(line: 2, column: 1), SourceLocation(line: 3, column: 14),
+                                          SourceLocation(line: 6, column: 8)])
+        #expect(found[0].message == "unknown key 'volum' in [audio] (did you mean 'volume'?)")
+        #expect(found[1].message == "audio.latency_ms: expected an integer, found a string")
+        #expect(found[2].message == "playback.rate: 32 is out of range (0, 16]")
+        #expect(found[0].sourceLine == "volum = 0.5")
+    }
+
+    @Test func namesAreCheckedWithSuggestions() {
+        let found = Self.problems("""
+            [dispaly]
+            [decode]
+            hwaccel = "vapi"
+            [playback]
+            loop = "items"
+            volume = 0.5
+            """)
+        #expect(found.map(\.message) == [
+            "unknown section [dispaly] (did you mean [display]?)",
+            "decode.hwaccel: 'vapi' is not one of auto, vaapi, software (did you mean 'vaapi'?)",
+            "playback.loop: 'items' is not one of none, item, playlist (did you mean 'item'?)",
+            "unknown key 'volume' in [playback] (it belongs in [audio])",
+        ])
+    }
+
+    @Test func displayValuesFollowTheKMSVocabulary() throws {
+        let configuration = try MarqueeConfiguration.parse("""
+            [display]
+            mode = "match-frame-rate"
+            rotation = 90
+            background = "FF8000"
+            plane = "overlay"
+            """)
+        #expect(configuration.display.mode == .matchFrameRate)
+        #expect(configuration.display.rotation == 90)
+        #expect(configuration.display.background.rgb == 0xFF8000)
+        #expect(configuration.display.plane == .overlay)
+        let found = Self.problems("""
+            [display]
+            mode = "1920x"
+            rotation = 45
+            background = "#GG0000"
+            gravity = "fit"
+            plane = -1
+            """)
+        #expect(found.map(\.location.line) == [2, 3, 4, 5, 6])
+        #expect(found[1].message == "display.rotation: 45 is not one of 0, 90, 180, 270")
+    }
+
+    @Test func numbersTakeIntegersButIntegersDoNotTakeFloats() throws {
+        let configuration = try MarqueeConfiguration.parse("[audio]\nvolume = 1\n[log]\nstatus_interval = 5\n")
+        #expect(configuration.audio.volume == 1.0)
+        #expect(configuration.log.statusInterval == 5)
+        let found = Self.problems("[decode]\nthreads = 2.0\n[audio]\nvolume = nan\n")
+        #expect(found.map(\.message) == ["decode.threads: expected an integer, found a float", "audio.volume: nan is out of range 0...1"])
+    }
+
+    @Test func buttonsAreValidated() {
+        let validator: MarqueeConfiguration.ActionValidator = { $0 == "toggle" || $0 == "next" ? nil : "unknown command '\($0)'" }
+        let found = Self.problems("""
+            [[controls.gpio]]
+            chip = "gpiochip0"
+            action = "toggle"
+
+            [[controls.gpio]]
+            chip = "gpiochip0"
+            line = 4
+            action = "dance"
+            long_action = "next"
+
+            [[controls.gpio]]
+            chip = "gpiochip0"
+            line = 4
+            action = "next"
+            edge = "falling"
+            long_press_ms = 500
+            long_action = "toggle"
+            """, validateAction: validator)
+        #expect(found.map(\.message) == [
+            "controls.gpio[0]: missing 'line'",
+            "controls.gpio[1].action: unknown command 'dance'",
+            "controls.gpio[1].long_action: needs long_press_ms, the time a press must last to be long",
+            "controls.gpio[2].line: gpiochip0 line 4 is already used by the button at 5:1",
+            "controls.gpio[2].edge: a long press is timed from the press, so it needs edge = \"rising\"",
+        ])
+        #expect(found[0].location == SourceLocation(line: 1, column: 1))
+    }
+
+    @Test func aGoodButtonReadsWithItsDefaults() throws {
+        let configuration = try MarqueeConfiguration.parse("""
+            [[controls.gpio]]
+            chip = "gpiochip0"
+            line = 17
+            action = "toggle"
+            active_low = true
+            long_press_ms = 1500
+            long_action = "next"
+            """)
+        let button = try #require(configuration.controls.gpio.first)
+        #expect(button.line == 17 && button.activeLow && button.longAction == "next" && button.longPressMs == 1500)
+        #expect(button.debounceMs == 20 && button.edge == .rising)
+        #expect(button.location == SourceLocation(line: 1, column: 1))
+    }
+
+    @Test func anUnreadableFileSaysWhy() {
+        #expect {
+            _ = try MarqueeConfiguration.load(path: "/nonexistent/marquee.toml")
+        } throws: { error in
+            "\(error)" == "/nonexistent/marquee.toml: No such file or directory"
+        }
+    }
+}

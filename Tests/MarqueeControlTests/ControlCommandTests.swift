@@ -1,0 +1,97 @@
+import MarqueeControl
+import MarqueeCore
+import Testing
+
+@Suite struct ControlCommandTests {
+    @Test(arguments: [
+        ("play", ControlCommand.play), ("pause", .pause), ("toggle", .toggle), ("stop", .stop),
+        ("seek 12.5", .seek(.absolute(12.5))), ("seek +5", .seek(.relative(5))), ("seek -2.25", .seek(.relative(-2.25))),
+        ("next", .next), ("prev", .previous), ("goto 3", .goTo(index: 3)),
+        ("loop item", .loop(.item)), ("loop playlist", .loop(.playlist)), ("loop none", .loop(.none)),
+        ("rate 0.5", .rate(0.5)), ("volume 0", .volume(0)), ("mute", .mute), ("unmute", .unmute),
+        ("status", .status), ("reload", .reload), ("quit", .quit),
+    ])
+    func everyCommandParsesAndPrintsBackTheSame(text: String, command: ControlCommand) throws {
+        #expect(try ControlCommand(parsing: text) == command)
+        #expect(try ControlCommand(parsing: command.description) == command)
+    }
+
+    @Test func spacingAndCaseAreForgiven() throws {
+        #expect(try ControlCommand(parsing: "  SEEK\t+5  ") == .seek(.relative(5)))
+        #expect(try ControlCommand(parsing: "Loop Item") == .loop(.item))
+    }
+
+    @Test(arguments: [
+        ("", "empty command"),
+        ("paws", "unknown command 'paws' (did you mean 'pause'?)"),
+        ("xyzzy", "unknown command 'xyzzy'"),
+        ("pause now", "pause takes no arguments"),
+        ("seek", "usage: seek SECONDS | +SECONDS | -SECONDS"),
+        ("seek ten", "seek: 'ten' is not SECONDS, +SECONDS or -SECONDS"),
+        ("seek nan", "seek: 'nan' is not SECONDS, +SECONDS or -SECONDS"),
+        ("seek -inf", "seek: '-inf' is not SECONDS, +SECONDS or -SECONDS"),
+        ("goto 0", "goto: '0' is not a playlist position (1, 2, ...)"),
+        ("loop forever", "loop: 'forever' is not item, playlist or none"),
+        ("rate 0", "rate: '0' is not a rate in (0, 16]"),
+        ("rate 17", "rate: '17' is not a rate in (0, 16]"),
+        ("volume 1.5", "volume: '1.5' is not a volume from 0 to 1"),
+        ("volume 0x1", "volume: '0x1' is not a volume from 0 to 1"),
+    ])
+    func badCommandsSayWhatIsWrong(text: String, message: String) {
+        #expect(throws: ControlError(message)) { try ControlCommand(parsing: text) }
+    }
+
+    @Test func jsonRequestsCarryTheirIdAndArguments() throws {
+        let request = try #require(try ControlRequest.parse(#"{"command": "seek", "args": ["+5"], "id": 7}"#, format: .json))
+        #expect(request == ControlRequest(id: .integer(7), command: .seek(.relative(5))))
+        let numeric = try #require(try ControlRequest.parse(#"{"command":"rate","args":[1.5],"id":"a"}"#, format: .json))
+        #expect(numeric == ControlRequest(id: .string("a"), command: .rate(1.5)))
+        let bare = try #require(try ControlRequest.parse(#"{"command":"goto","args":[2]}"#, format: .json))
+        #expect(bare == ControlRequest(id: nil, command: .goTo(index: 2)))
+    }
+
+    @Test(arguments: [
+        (#"{"command":"seek","id":9}"#, JSONValue?.some(.integer(9)), "usage: seek SECONDS | +SECONDS | -SECONDS"),
+        (#"{"command":"paws","id":"p"}"#, .some(.string("p")), "unknown command 'paws' (did you mean 'pause'?)"),
+        (#"{"command":3,"id":1}"#, .some(.integer(1)), "'command' must be a string, e.g. \"pause\""),
+        (#"{"command":"pause","id":1,"x":2}"#, .some(.integer(1)), "unknown field 'x' (fields: command, args, id)"),
+        (#"{"command":"seek","args":"+5","id":1}"#, .some(.integer(1)), "'args' must be an array, e.g. [\"+5\"]"),
+        (#"{"command":"seek","args":[true],"id":1}"#, .some(.integer(1)), "'args' must hold strings or numbers"),
+        (#"{"command":"pause","id":[1]}"#, nil, "'id' must be a number, a string or null"),
+        (#"{"command":"pause""#, nil, "malformed JSON: expected an object like {\"command\": \"pause\", \"id\": 1}"),
+        (#"["pause"]"#, nil, "malformed JSON: expected an object like {\"command\": \"pause\", \"id\": 1}"),
+        ("pause", nil, "malformed JSON: expected an object like {\"command\": \"pause\", \"id\": 1}"),
+    ])
+    func badJSONIsAnsweredWithTheIdWhenThereIsOne(line: String, id: JSONValue?, message: String) {
+        #expect(throws: ControlRequest.Failure(id: id, error: ControlError(message))) {
+            try ControlRequest.parse(line, format: .json)
+        }
+    }
+
+    @Test func deepJSONIsRefusedBeforeDecoding() {
+        let line = #"{"command":"pause","id":"# + String(repeating: "[", count: 2000) + String(repeating: "]", count: 2000) + "}"
+        #expect(throws: ControlRequest.Failure(id: nil, error: ControlError("malformed JSON: nested too deep"))) {
+            try ControlRequest.parse(line, format: .json)
+        }
+    }
+
+    @Test func blankLinesAndCommentsNeedNoReply() throws {
+        #expect(try ControlRequest.parse("   ", format: .text) == nil)
+        #expect(try ControlRequest.parse("# a note", format: .json) == nil)
+    }
+
+    @Test func repliesInBothFormats() {
+        let ok = ControlReply(id: .integer(7), outcome: .success(.done(nil)))
+        #expect(ok.line(.text) == "ok")
+        #expect(ok.line(.json) == #"{"id":7,"result":"ok"}"#)
+        let failed = ControlReply(id: .string("x\"y"), outcome: .failure(ControlError("goto: no item 9")))
+        #expect(failed.line(.text) == "error: goto: no item 9")
+        #expect(failed.line(.json) == #"{"id":"x\"y","error":"goto: no item 9"}"#)
+        let status = PlaybackStatus(state: .paused, index: 1, count: 3, source: "/m/a b.mp4", time: 12.3456, duration: nil,
+                                    rate: 1, volume: 0.5, muted: false, loop: .item)
+        let reply = ControlReply(id: nil, outcome: .success(.status(status)))
+        #expect(reply.line(.text) == "ok state=paused item=2/3 time=12.346 duration=- rate=1 volume=0.5 muted=false loop=item source=/m/a b.mp4")
+        #expect(reply.line(.json) == #"{"id":null,"result":{"duration":null,"item":2,"items":3,"loop":"item","muted":false,"rate":1,"#
+            + #""source":"/m/a b.mp4","state":"paused","time":12.346,"volume":0.5}}"#)
+    }
+}
