@@ -2,37 +2,26 @@
 /// and their multi-line `"""` / `'''` forms.
 extension TOMLParser {
     mutating func parseBasicString() throws(TOMLSyntaxError) -> String {
-        let start = scanner.location
-        scanner.advance()
-        var text = String.UnicodeScalarView()
-        while true {
-            guard let scalar = scanner.current else { throw fail("unterminated string (opened at \(start))") }
-            switch scalar {
-            case "\"":
-                scanner.advance()
-                return String(text)
-            case "\\":
-                text.append(try parseEscape())
-            case "\n", "\r":
-                throw fail("a line break is not allowed in a single-line string (opened at \(start))")
-            default:
-                try checkStringScalar(scalar)
-                text.append(scalar)
-                scanner.advance()
-            }
-        }
+        try parseSingleLine(quote: "\"", escapes: true)
     }
 
     mutating func parseLiteralString() throws(TOMLSyntaxError) -> String {
+        try parseSingleLine(quote: "'", escapes: false)
+    }
+
+    /// A one-line string up to the closing `quote`; backslash escapes only in basic strings.
+    private mutating func parseSingleLine(quote: Unicode.Scalar, escapes: Bool) throws(TOMLSyntaxError) -> String {
         let start = scanner.location
         scanner.advance()
         var text = String.UnicodeScalarView()
         while true {
             guard let scalar = scanner.current else { throw fail("unterminated string (opened at \(start))") }
             switch scalar {
-            case "'":
+            case quote:
                 scanner.advance()
                 return String(text)
+            case "\\" where escapes:
+                text.append(try parseEscape())
             case "\n", "\r":
                 throw fail("a line break is not allowed in a single-line string (opened at \(start))")
             default:
