@@ -65,8 +65,9 @@ final class DumbBuffer {
         _ = marquee_drm_destroy_dumb(device.fd, handle)
     }
 
-    /// Paints the whole buffer one colour (the border colour around the picture).
-    func fill(red: UInt8, green: UInt8, blue: UInt8) {
+    /// Paints the whole buffer one colour, 0xRRGGBB (the border colour around the picture).
+    func fill(rgb: UInt32) {
+        let (red, green, blue) = (UInt8(rgb >> 16 & 0xff), UInt8(rgb >> 8 & 0xff), UInt8(rgb & 0xff))
         if fourcc == marquee_drm_format_nv12() {
             // BT.601 limited range, which is what the converter writes for SD/HD alike on this path.
             let (r, g, b) = (Double(red), Double(green), Double(blue))
@@ -80,7 +81,7 @@ final class DumbBuffer {
                 uv[index + 1] = cr
             }
         } else {
-            let pixel = UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+            let pixel = rgb & 0xffffff
             for row in 0..<height {
                 let line = (planes[0].base + row * planes[0].bytesPerRow).assumingMemoryBound(to: UInt32.self)
                 line.update(repeating: pixel, count: width)
@@ -88,10 +89,10 @@ final class DumbBuffer {
         }
     }
 
-    /// Paints `rect` one colour (XRGB8888 buffers; NV12 ones are repainted whole).
-    func fill(_ rect: PixelRect, red: UInt8, green: UInt8, blue: UInt8) {
-        guard fourcc != marquee_drm_format_nv12() else { return fill(red: red, green: green, blue: blue) }
-        let pixel = UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+    /// Paints `rect` one colour, 0xRRGGBB (XRGB8888 buffers; NV12 ones are repainted whole).
+    func fill(_ rect: PixelRect, rgb: UInt32) {
+        guard fourcc != marquee_drm_format_nv12() else { return fill(rgb: rgb) }
+        let pixel = rgb & 0xffffff
         let x = max(0, rect.x), width = min(rect.width, self.width - x)
         guard width > 0 else { return }
         for row in max(0, rect.y)..<min(rect.y + rect.height, height) {

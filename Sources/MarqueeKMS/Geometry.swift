@@ -48,19 +48,22 @@ public struct Placement: Sendable, Equatable {
             // Even sizes and offsets: 4:2:0 targets cannot start or end on an odd pixel.
             if pictureAspect > screenAspect {
                 let h = even(Double(screenWidth) / pictureAspect)
-                return Placement(source: full, destination: PixelRect(x: 0, y: even(Double(screenHeight - h) / 2), width: screenWidth, height: h))
+                return Placement(source: full, destination: PixelRect(x: 0, y: offset(Double(screenHeight - h) / 2), width: screenWidth, height: h))
             }
             let w = even(Double(screenHeight) * pictureAspect)
-            return Placement(source: full, destination: PixelRect(x: even(Double(screenWidth - w) / 2), y: 0, width: w, height: screenHeight))
+            return Placement(source: full, destination: PixelRect(x: offset(Double(screenWidth - w) / 2), y: 0, width: w, height: screenHeight))
         case .resizeAspectFill:
             if pictureAspect > screenAspect {
                 let visible = even(Double(width) * screenAspect / pictureAspect)
-                return Placement(source: PixelRect(x: even(Double(width - visible) / 2), y: 0, width: visible, height: height), destination: screen)
+                return Placement(source: PixelRect(x: offset(Double(width - visible) / 2), y: 0, width: visible, height: height), destination: screen)
             }
             let visible = even(Double(height) * pictureAspect / screenAspect)
-            return Placement(source: PixelRect(x: 0, y: even(Double(height - visible) / 2), width: width, height: visible), destination: screen)
+            return Placement(source: PixelRect(x: 0, y: offset(Double(height - visible) / 2), width: width, height: visible), destination: screen)
         }
     }
 
+    /// A size: even, at least 2.
     private static func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
+    /// An offset: even, and 0 when the picture fits exactly.
+    private static func offset(_ value: Double) -> Int { max(0, Int((value / 2).rounded()) * 2) }
 }

@@ -7,6 +7,7 @@ public struct KMSOptions: Sendable {
     /// "HDMI-A-1"; nil picks the first connected one.
     public var connector: String?
     public var mode: ModeRequest = .preferred
+    public var plane: PlaneRequest = .auto
     public var gravity: VideoGravity = .resizeAspect
     /// Clockwise degrees (0, 90, 180, 270) that override the track's own rotation.
     public var rotation: Int?

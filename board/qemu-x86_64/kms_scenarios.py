@@ -21,12 +21,12 @@ def ffmpeg(*args):
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args], check=True)
 
 
-def make_still(share, name="still.mp4", rotate=False):
+def make_still(share, name="still.mp4", rotate=False, size="320x240"):
     """A 3 s clip of one testsrc2 picture, so any captured moment shows the
     same frame; with `rotate`, the track's matrix says: turn 90 degrees clockwise."""
     png = os.path.join(share, "still.png")
     path = os.path.join(share, name)
-    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x240:rate=1:duration=1", "-frames:v", "1", png)
+    ffmpeg("-f", "lavfi", "-i", f"testsrc2=size={size}:rate=1:duration=1", "-frames:v", "1", png)
     ffmpeg("-loop", "1", "-framerate", "25", "-i", png, "-t", "3", "-c:v", "libx264", "-crf", "12",
            "-pix_fmt", "yuv420p", path)
     if rotate:
@@ -42,8 +42,13 @@ def make_still(share, name="still.mp4", rotate=False):
 
 
 def even(value):
-    """Swift's Placement.fit rounding: half away from zero, to an even number, at least 2."""
+    """Swift's Placement.fit rounding of a size: half away from zero, to an even number, at least 2."""
     return max(2, int(math.floor(value / 2 + 0.5)) * 2)
+
+
+def offset(value):
+    """Swift's Placement.fit rounding of an offset: to an even number, at least 0."""
+    return max(0, int(math.floor(value / 2 + 0.5)) * 2)
 
 
 def placement(width, height, gravity, screen=SCREEN):
@@ -56,14 +61,14 @@ def placement(width, height, gravity, screen=SCREEN):
     if gravity == "resizeAspect":
         if pa > sa:
             h = even(sw / pa)
-            return full, (0, even((sh - h) / 2), sw, h)
+            return full, (0, offset((sh - h) / 2), sw, h)
         w = even(sh * pa)
-        return full, (even((sw - w) / 2), 0, w, sh)
+        return full, (offset((sw - w) / 2), 0, w, sh)
     if pa > sa:
         visible = even(width * sa / pa)
-        return (even((width - visible) / 2), 0, visible, height), (0, 0, sw, sh)
+        return (offset((width - visible) / 2), 0, visible, height), (0, 0, sw, sh)
     visible = even(height * pa / sa)
-    return (0, even((height - visible) / 2), width, visible), (0, 0, sw, sh)
+    return (0, offset((height - visible) / 2), width, visible), (0, 0, sw, sh)
 
 
 def reference(clip, gravity, size, out_path, screen=SCREEN):
@@ -85,6 +90,13 @@ def psnr(board, png, raw):
     return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
 
 
+def marquee_errors(share):
+    """What marquee wrote on stderr, less its `display:` info line."""
+    path = os.path.join(share, "errors.txt")
+    lines = open(path).read().splitlines() if os.path.exists(path) else []
+    return "\n".join(l for l in lines if l.strip() and not l.startswith("marquee: display:"))
+
+
 def play_and_shoot(names_and_flags, clip="/mnt/host/still.mp4"):
     """Guest script: for each (shot name, flags), start marquee, wait, capture, stop it."""
     lines = ["set -e"]
@@ -101,8 +113,7 @@ def frame_scenario(board, out, display, gravities, extra="", rotate=False, minim
     rc, stdout, stderr, _ = board.run_board(out, ["--display", display, "--audio", "none", "--share", share],
                                             play_and_shoot(shots), timeout=400)
     board.expect_ok(rc, stdout, stderr)
-    errors = open(os.path.join(share, "errors.txt")).read().strip() if os.path.exists(os.path.join(share, "errors.txt")) else ""
-    board.check(errors == "", f"marquee reported: {errors}")
+    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
     size = (240, 320) if rotate else (320, 240)
     results = []
     for gravity in gravities:
@@ -194,9 +205,15 @@ shot after
 
 
 def scenario_kms_displays(board, out):
+    return "; ".join(displays_match_modetest(board, os.path.join(out, display), display, driver)
+                     for display, driver in (("bochs", "bochs-drm"), ("vkms", "vkms")))
+
+
+def displays_match_modetest(board, out, display, driver):
     """`marquee displays --json` agrees with modetest on connectors, modes and planes."""
-    command = "marquee displays --json > /tmp/d.json && cat /tmp/d.json && echo '--- modetest' && modetest -M bochs-drm -c -p"
-    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none"], command, timeout=200)
+    os.makedirs(out, exist_ok=True)
+    command = f"marquee displays --json > /tmp/d.json && cat /tmp/d.json && echo '--- modetest' && modetest -M {driver} -c -p"
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", display, "--audio", "none"], command, timeout=200)
     board.expect_ok(rc, stdout, stderr)
     listing, modetest = stdout.split("--- modetest", 1)
     connectors_part = modetest.split("CRTCs:", 1)[0]
@@ -204,7 +221,7 @@ def scenario_kms_displays(board, out):
     inventory = json.loads(listing[start:listing.rindex("]") + 1])
     board.check(len(inventory) == 1, f"expected one card, got {len(inventory)}")
     card = inventory[0]
-    board.check(card["driver"] == "bochs-drm", f"driver {card['driver']}")
+    board.check(card["driver"] == driver, f"driver {card['driver']}")
     connector = card["connectors"][0]
     rows = [l.split() for l in modetest.splitlines()]
     theirs = next((r for r in rows if len(r) >= 4 and r[0] == str(connector["id"])), None)
@@ -220,7 +237,62 @@ def scenario_kms_displays(board, out):
     their_planes = {int(r[0]) for r in (l.split() for l in planes_part.splitlines())
                     if len(r) >= 6 and r[0].isdigit() and "," in r[3]}
     board.check(plane_ids == their_planes, f"planes {plane_ids} vs modetest {their_planes}")
-    return f"{connector['name']} connected, {len(connector['modes'])} modes, planes {sorted(plane_ids)} as modetest lists"
+    # Each plane row is followed by "  formats: XR24 ...".
+    plane_lines = planes_part.splitlines()
+    their_formats = {int(row.split()[0]): next.split(":", 1)[1].split()
+                     for row, next in zip(plane_lines, plane_lines[1:])
+                     if row.split() and row.split()[0].isdigit() and next.strip().startswith("formats:")}
+    for plane in card["planes"]:
+        board.check(plane["formats"] == their_formats.get(plane["id"]),
+                    f"plane {plane['id']} formats {plane['formats']} vs modetest {their_formats.get(plane['id'])}")
+    kinds = sorted(p["kind"] for p in card["planes"])
+    return f"{driver}: {connector['name']} connected, {len(connector['modes'])} modes, planes {sorted(plane_ids)} ({', '.join(f'{kinds.count(k)} {k}' for k in sorted(set(kinds)))}) as modetest lists"
+
+
+def scenario_kms_vkms_overlay(board, out):
+    """On vkms (8 overlay planes that position but do not scale) the video
+    goes on the overlay plane TEST_ONLY probing picks, with the borders on the
+    primary plane in the background colour. vkms's CRC of the composed screen
+    equals the CRC with the whole picture drawn into one full-screen primary
+    buffer (the path kms-bochs checks against ffmpeg), and differs from the
+    console's."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    make_still(share, size="320x180")  # letterboxed on 1024x768: borders above and below
+    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
+echo "crc console: $(crcs)"
+for plane in auto primary; do
+  marquee play /mnt/host/still.mp4 --loop item --audio-out null --plane $plane --background 204080 >/dev/null 2>>/mnt/host/errors.txt &
+  pid=$!
+  sleep {SETTLE_S}
+  echo "crc $plane: $(crcs)"
+  echo "planes $plane: $(grep -A3 '^plane' /sys/kernel/debug/dri/0/state | grep -E '^plane|allocated by' | tr '\\n' ' ')"
+  kill -TERM $pid; wait $pid; echo "exit $plane $?"
+done
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if l.startswith(("crc ", "planes ")) and ": " in l)
+    errors = open(os.path.join(share, "errors.txt")).read()
+    chosen = [l for l in errors.splitlines() if l.startswith("marquee: display:")]
+    board.check(len(chosen) == 2, f"expected two display lines:\n{errors}")
+    board.check("overlay plane" in chosen[0] and "positioned" in chosen[0], f"auto did not probe its way to an overlay: {chosen[0]!r}")
+    board.check("primary plane" in chosen[1] and "fullScreen" in chosen[1], f"--plane primary: {chosen[1]!r}")
+    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
+    for plane in ("auto", "primary"):
+        board.check(f"exit {plane} 0" in stdout, f"marquee --plane {plane} did not exit 0:\n{stdout}")
+    overlay_planes = lines.get("planes auto", "")
+    # "allocated by" names the allocating thread, one of marquee's; fbcon's buffer is the console's.
+    board.check(overlay_planes.count("allocated by") == 2 and "fbcon" not in overlay_planes,
+                f"--plane auto: marquee's buffers should be on the primary (background) and one overlay: {overlay_planes}")
+    console, auto, primary = (lines.get(f"crc {k}", "").split() for k in ("console", "auto", "primary"))
+    board.check(len(auto) == 1 and len(primary) == 1, f"the still picture should give one CRC each: auto {auto}, primary {primary}")
+    board.check(auto == primary, f"overlay composition {auto} differs from the full-screen picture {primary}")
+    board.check(auto != console, "the CRC did not change from the console's: nothing was shown")
+    plane_id = chosen[0].split("overlay plane ", 1)[1].split()[0]
+    return f"video on overlay plane {plane_id} (positioned); CRC {auto[0]} = full-screen primary's, console {' '.join(console)}"
 
 
 SCENARIOS = {
@@ -232,4 +304,5 @@ SCENARIOS = {
     "kms-playlist": scenario_kms_playlist,
     "kms-restore": scenario_kms_restore,
     "kms-displays": scenario_kms_displays,
+    "kms-vkms-overlay": scenario_kms_vkms_overlay,
 }

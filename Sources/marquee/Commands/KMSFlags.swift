@@ -2,9 +2,9 @@ import Foundation
 import MarqueeKMS
 
 /// The display flags of `marquee play`: --card, --connector, --mode,
-/// --gravity, --rotation, --background, --legacy-kms.
+/// --plane, --gravity, --rotation, --background, --legacy-kms.
 enum KMSFlags {
-    static let usage = "[--card PATH] [--connector NAME] [--mode preferred|highest|match-frame-rate|WxH[@HZ]] "
+    static let usage = "[--card PATH] [--connector NAME] [--mode preferred|highest|match-frame-rate|WxH[@HZ]] [--plane auto|primary|overlay|ID] "
         + "[--gravity resizeAspect|resizeAspectFill|resize] [--rotation 0|90|180|270] [--background RRGGBB] [--legacy-kms] [--kms-prime]"
 
     static func parse(_ parser: inout ArgumentParser) throws -> KMSOptions {
@@ -14,6 +14,10 @@ enum KMSFlags {
         if let text = try parser.option("--mode") {
             guard let mode = ModeRequest(text) else { throw UsageError("--mode: '\(text)' is not preferred, highest, match-frame-rate or WxH[@HZ]") }
             options.mode = mode
+        }
+        if let text = try parser.option("--plane") {
+            guard let plane = PlaneRequest(text) else { throw UsageError("--plane: '\(text)' is not auto, primary, overlay or a plane id") }
+            options.plane = plane
         }
         if let text = try parser.option("--gravity") {
             guard let gravity = VideoGravity(rawValue: text) else {

@@ -147,6 +147,9 @@ struct PlayCommand: Subcommand {
         case .kms: try KMSVideoOutput(options: kms, clock: videoClock)
         case .alsa: NullVideoOutput(clock: videoClock)  // only --audio-out parses alsa
         }
+        if let display = video as? KMSVideoOutput {
+            ControlLog(level: settings.configuration.log.level).info("display: \(display.planeSummary)")
+        }
         if ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil {
             video = FirstFrameReporter(video)
         }

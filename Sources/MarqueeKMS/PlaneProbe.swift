@@ -1,0 +1,169 @@
+import CDRM
+import CMarqueeShims
+import Glibc
+
+/// Which plane carries the video (`[display] plane`, `--plane`).
+public enum PlaneRequest: Sendable, Equatable, CustomStringConvertible {
+    /// The best plane by probing: one that scales, then one that can be
+    /// positioned, overlays before the primary.
+    case auto
+    case primary
+    /// The best overlay plane by probing.
+    case overlay
+    case id(UInt32)
+
+    public init?(_ text: String) {
+        switch text {
+        case "auto": self = .auto
+        case "primary": self = .primary
+        case "overlay": self = .overlay
+        default:
+            guard let id = UInt32(text) else { return nil }
+            self = .id(id)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: "auto"
+        case .primary: "primary"
+        case .overlay: "overlay"
+        case .id(let id): String(id)
+        }
+    }
+}
+
+/// What TEST_ONLY commits found a plane can do on one CRTC and mode.
+public struct PlaneCapabilities: Sendable, Encodable {
+    public let plane: UInt32
+    public let kind: PlaneInfo.Kind
+    /// The fourcc Marquee writes to it ("NV12" where the plane scales and takes it, else "XR24").
+    public let format: String
+    /// A buffer smaller than the screen can be put anywhere on it.
+    public let canPosition: Bool
+    /// The plane scales its buffer to another size.
+    public let canScale: Bool
+
+    /// The primary plane always carries a full-screen buffer, so the borders
+    /// keep the background colour; an overlay leaves them to the primary.
+    public var strategy: ScanoutStrategy {
+        kind == .primary ? .fullScreen : canScale ? .scaled : canPosition ? .positioned : .fullScreen
+    }
+
+    /// Higher is better for video: hardware scaling saves the CPU the most,
+    /// then a picture-sized buffer, then YUV.
+    var score: Int {
+        switch strategy {
+        case .scaled: 8 + (format == "NV12" ? 2 : 0)
+        case .positioned: 4
+        case .fullScreen: 0
+        }
+    }
+
+    var fourcc: UInt32 { format == "NV12" ? marquee_drm_format_nv12() : marquee_drm_format_xrgb8888() }
+}
+
+/// Asks the driver, by TEST_ONLY atomic commits, what each plane can do
+/// with the CRTC lit at `mode`: nothing is guessed from plane types or
+/// driver names, and nothing reaches the screen.
+final class PlaneProber {
+    private let device: DRMDevice
+    private let connector: UInt32
+    private let crtc: UInt32
+    private let modeBlob: ModeBlob
+    private let properties: (connector: PropertySet, crtc: PropertySet)
+    private let primary: PlaneInfo?
+    /// Full screen on the primary plane while an overlay is tested: many
+    /// drivers refuse a lit CRTC without its primary.
+    private let background: DumbBuffer?
+    private let screen: (width: Int, height: Int)
+
+    init(device: DRMDevice, connector: UInt32, crtc: UInt32, mode: DisplayMode, modeBlob: ModeBlob,
+         primary: PlaneInfo?, background: DumbBuffer?) throws(KMSError) {
+        self.device = device
+        self.connector = connector
+        self.crtc = crtc
+        self.modeBlob = modeBlob
+        self.primary = primary
+        self.background = background
+        screen = (mode.width, mode.height)
+        properties = (try PropertySet(device: device, object: connector, type: UInt32(DRM_MODE_OBJECT_CONNECTOR)),
+                      try PropertySet(device: device, object: crtc, type: UInt32(DRM_MODE_OBJECT_CRTC)))
+    }
+
+    /// nil when the plane takes neither XRGB8888 nor NV12, or is an overlay
+    /// that cannot show a picture smaller than the screen.
+    func capabilities(of plane: PlaneInfo) throws(KMSError) -> PlaneCapabilities? {
+        let xrgb = marquee_drm_format_xrgb8888(), nv12 = marquee_drm_format_nv12()
+        // A probe picture well inside any mode (640x480 and up), scaled 2x for the scaling test.
+        let (width, height) = (256, 144)
+        let at = PixelRect(x: 16, y: 16, width: width, height: height)
+        let doubled = PixelRect(x: 16, y: 16, width: min(width * 2, screen.width - 16), height: min(height * 2, screen.height - 16))
+        var found: [UInt32: PlaneCapabilities] = [:]
+        for fourcc in [nv12, xrgb] where plane.supports(fourcc) {
+            let buffer = try DumbBuffer(device: device, width: width, height: height, fourcc: fourcc)
+            let canScale = test(plane, buffer, destination: doubled)
+            found[fourcc] = PlaneCapabilities(plane: plane.id, kind: plane.kind, format: fourccName(fourcc),
+                                              canPosition: canScale || test(plane, buffer, destination: at), canScale: canScale)
+        }
+        if plane.kind == .primary { return found[xrgb] ?? found[nv12] }
+        // NV12 is worth it where the plane scales it; otherwise the CPU scales, into XRGB.
+        if let yuv = found[nv12], yuv.canScale { return yuv }
+        return [found[xrgb], found[nv12]].compactMap { $0 }.first { $0.canPosition }
+    }
+
+    /// Whether the driver accepts `buffer` on `plane` at `destination`.
+    private func test(_ plane: PlaneInfo, _ buffer: DumbBuffer, destination: PixelRect) -> Bool {
+        do throws(KMSError) {
+            let request = try AtomicRequest(device: device)
+            try request.set(connector, properties.connector, "CRTC_ID", UInt64(crtc))
+            try request.set(crtc, properties.crtc, "MODE_ID", UInt64(modeBlob.id))
+            try request.set(crtc, properties.crtc, "ACTIVE", 1)
+            if let primary, let background, primary.id != plane.id {
+                let full = PixelRect(x: 0, y: 0, width: screen.width, height: screen.height)
+                try PlaneState(device: device, plane: primary.id, crtc: crtc).set(request, framebuffer: background.framebuffer,
+                                                                                   source: full, destination: full)
+            }
+            try PlaneState(device: device, plane: plane.id, crtc: crtc)
+                .set(request, framebuffer: buffer.framebuffer,
+                     source: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height), destination: destination)
+            try request.commit(flags: DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_ATOMIC_ALLOW_MODESET)
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+/// A plane's properties, to put a framebuffer on it in an atomic request.
+struct PlaneState {
+    let plane: UInt32
+    let crtc: UInt32
+    private let properties: PropertySet
+
+    init(device: DRMDevice, plane: UInt32, crtc: UInt32) throws(KMSError) {
+        self.plane = plane
+        self.crtc = crtc
+        properties = try PropertySet(device: device, object: plane, type: UInt32(DRM_MODE_OBJECT_PLANE))
+    }
+
+    /// `source` in buffer pixels (sent as 16.16 fixed point), `destination` in screen pixels.
+    func set(_ request: AtomicRequest, framebuffer: UInt32, source: PixelRect, destination: PixelRect) throws(KMSError) {
+        try request.set(plane, properties, "FB_ID", UInt64(framebuffer))
+        try request.set(plane, properties, "CRTC_ID", UInt64(crtc))
+        try request.set(plane, properties, "SRC_X", UInt64(source.x) << 16)
+        try request.set(plane, properties, "SRC_Y", UInt64(source.y) << 16)
+        try request.set(plane, properties, "SRC_W", UInt64(source.width) << 16)
+        try request.set(plane, properties, "SRC_H", UInt64(source.height) << 16)
+        try request.set(plane, properties, "CRTC_X", UInt64(destination.x))
+        try request.set(plane, properties, "CRTC_Y", UInt64(destination.y))
+        try request.set(plane, properties, "CRTC_W", UInt64(destination.width))
+        try request.set(plane, properties, "CRTC_H", UInt64(destination.height))
+    }
+
+    /// Takes the plane off the screen.
+    func disable(_ request: AtomicRequest) throws(KMSError) {
+        try request.set(plane, properties, "FB_ID", 0)
+        try request.set(plane, properties, "CRTC_ID", 0)
+    }
+}
