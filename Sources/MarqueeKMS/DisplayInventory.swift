@@ -111,6 +111,8 @@ public struct DisplayInventory: Sendable, Encodable {
     public let connectors: [ConnectorInfo]
     public let crtcs: [CRTCInfo]
     public let planes: [PlaneInfo]
+    /// What the planes can do for video, where someone probed them.
+    public var probe: PlaneProbeReport?
 
     public init(device: DRMDevice) throws(KMSError) {
         self.device = device.path

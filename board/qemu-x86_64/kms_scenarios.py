@@ -246,7 +246,24 @@ def displays_match_modetest(board, out, display, driver):
         board.check(plane["formats"] == their_formats.get(plane["id"]),
                     f"plane {plane['id']} formats {plane['formats']} vs modetest {their_formats.get(plane['id'])}")
     kinds = sorted(p["kind"] for p in card["planes"])
-    return f"{driver}: {connector['name']} connected, {len(connector['modes'])} modes, planes {sorted(plane_ids)} ({', '.join(f'{kinds.count(k)} {k}' for k in sorted(set(kinds)))}) as modetest lists"
+    # TEST_ONLY probing: vkms's overlays position but do not scale (DRM_PLANE_NO_SCALING), its primary
+    # must cover the screen; bochs has its primary only.
+    probe = card.get("probe")
+    board.check(probe is not None, f"{driver}: planes were not probed")
+    probed = {p["plane"]: p for p in probe["planes"]}
+    overlays = [p for p in probe["planes"] if p["kind"] == "overlay"]
+    primary = next(p for p in probe["planes"] if p["kind"] == "primary")
+    board.check(not primary["canPosition"] and not primary["canScale"], f"{driver} primary probed as {primary}")
+    if driver == "vkms":
+        board.check(len(overlays) == 8 and all(p["canPosition"] and not p["canScale"] for p in overlays),
+                    f"vkms overlays probed as {overlays}")
+        board.check(probed[probe["videoPlane"]]["kind"] == "overlay", f"video plane {probe['videoPlane']} is not an overlay")
+    else:
+        board.check(not overlays and probe["videoPlane"] == primary["plane"], f"{driver}: {probe}")
+    return (f"{driver}: {connector['name']} connected, {len(connector['modes'])} modes, planes {sorted(plane_ids)} "
+            f"({', '.join(f'{kinds.count(k)} {k}' for k in sorted(set(kinds)))}) as modetest lists; "
+            f"probed: {len(overlays)} overlays position{'' if overlays and overlays[0]['canScale'] else ' without scaling'}, "
+            f"video plane {probe['videoPlane']}")
 
 
 def scenario_kms_vkms_overlay(board, out):

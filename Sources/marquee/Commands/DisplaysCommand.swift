@@ -6,7 +6,8 @@ import MarqueeKMS
 struct DisplaysCommand: Subcommand {
     static let name = "displays"
     static let usage = "displays [--json]"
-    static let summary = "List connectors (status, modes), CRTCs and planes (formats, modifiers, zpos, rotation) of each card."
+    static let summary = "List connectors (status, modes), CRTCs and planes (formats, modifiers, zpos, rotation) of each card,\n"
+        + "and what each plane can do for video (position, scale), probed by TEST_ONLY commits."
 
     let json: Bool
 
@@ -27,7 +28,15 @@ struct DisplaysCommand: Subcommand {
         var failed = false
         for card in cards {
             do {
-                inventories.append(try DisplayInventory(device: try DRMDevice(path: card)))
+                let device = try DRMDevice(path: card)
+                var inventory = try DisplayInventory(device: device)
+                do {
+                    inventory.probe = try PlaneProbeReport(device: device, inventory: inventory)
+                } catch {
+                    // The listing stands without it (another program may be the DRM master).
+                    Diagnostics.error("\(card): planes not probed: \(error)")
+                }
+                inventories.append(inventory)
             } catch {
                 Diagnostics.error("\(error)")
                 failed = true
@@ -58,6 +67,14 @@ struct DisplaysCommand: Subcommand {
             if !plane.rotations.isEmpty { line += " rotation \(plane.rotations.joined(separator: ","))" }
             if !plane.modifiers.isEmpty { line += " modifiers \(Set(plane.modifiers.values.flatMap { $0 }).count)" }
             lines.append(line)
+        }
+        if let probe = inventory.probe {
+            lines.append("  probed on \(probe.connector) \(probe.mode), CRTC \(probe.crtc):")
+            for plane in probe.planes {
+                let video = plane.plane == probe.videoPlane ? ", video goes here" : ""
+                lines.append("    plane \(plane.plane) \(plane.format) \(plane.canScale ? "scales" : "does not scale"), "
+                             + "\(plane.canPosition ? "positions" : "full screen only"): \(plane.strategy.rawValue)\(video)")
+            }
         }
         return lines.joined(separator: "\n")
     }
