@@ -24,7 +24,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
         .target(name: "MarqueeCore"),
-        .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CMarqueeShims", "MarqueeCore"]),
+        .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CVA", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
         .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl"]),
         .target(name: "MarqueeKMS", dependencies: ["CDRM", "CMarqueeShims", "MarqueeCore"]),

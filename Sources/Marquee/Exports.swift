@@ -5,3 +5,6 @@
 // call, its message and the input; callers match on it directly.
 @_exported import struct MarqueeFFmpeg.FFmpegError
 @_exported import enum MarqueeFFmpeg.Libav
+// Hardware decoding is configured and reported in the backend's terms.
+@_exported import struct MarqueeFFmpeg.HardwareDecoding
+@_exported import enum MarqueeFFmpeg.VideoDecoderKind
