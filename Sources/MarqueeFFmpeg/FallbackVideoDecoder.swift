@@ -3,8 +3,9 @@ import MarqueeCore
 /// An item's video decoder: the hardware one while it works, libavcodec in
 /// software once it cannot. Set-up failures (no device, no driver, a codec or
 /// profile the driver lacks) fall back when the item opens; at run time,
-/// `failureLimit` decode errors in a row (a hung GPU, no free surface) or a
-/// hwaccel libavcodec refused fall back mid-stream. Switching mid-stream
+/// `failureLimit` decode errors in a row (a hung GPU, no free surface), an
+/// error while draining at the end, or a hwaccel libavcodec refused fall back
+/// mid-stream. Switching mid-stream
 /// loses the frames inside the failed decoder: the caller rewinds the input
 /// to a keyframe and skips what it already showed (`ItemSource`).
 ///
@@ -57,12 +58,14 @@ public final class FallbackVideoDecoder {
         } catch {
             guard current.kind != .software else { throw error }
             consecutiveFailures += 1
+            // No retry helps a refused hwaccel, and a failed drain gets no further packets to retry with.
             let refused = error.call == VAAPIVideoDecoder.refusedCall
-            guard refused || consecutiveFailures >= Self.failureLimit else { throw error }
+            let draining = packet == nil
+            guard refused || draining || consecutiveFailures >= Self.failureLimit else { throw error }
             let failed = current.kind
+            let count = refused || draining ? (draining ? " draining" : "") : " \(consecutiveFailures) times in a row"
             current = try openSoftware()
             consecutiveFailures = 0
-            let count = refused ? "" : " \(Self.failureLimit) times in a row"
             return .switchedToSoftware(reason: "\(failed.rawValue) decoder failed\(count) (\(error.call): \(error.message))")
         }
     }

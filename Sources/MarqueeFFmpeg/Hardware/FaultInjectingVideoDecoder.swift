@@ -4,7 +4,7 @@ import MarqueeCore
 
 /// The software decoder standing in for a hardware one that breaks down:
 /// after `failAfter` frames every call throws, as a VA-API decoder does when
-/// the GPU hangs or runs out of surfaces. `FallbackVideoDecoder` treats it
+/// the GPU hangs or runs out of surfaces: at most `failAfter` frames come out. `FallbackVideoDecoder` treats it
 /// exactly as it treats `VAAPIVideoDecoder`, which is what lets the fallback
 /// be tested on machines without a VA-API device.
 final class FaultInjectingVideoDecoder: VideoDecoding {
@@ -20,15 +20,18 @@ final class FaultInjectingVideoDecoder: VideoDecoding {
     var kind: VideoDecoderKind { .testFault }
     var decoderName: String { base.decoderName }
 
+    /// Throws once `failAfter` frames are out, and for a call whose frames
+    /// would go past that: those are lost inside the "hardware", as they are
+    /// when a real one fails.
     func decode(_ packet: Packet?) throws(FFmpegError) -> [VideoFrame] {
-        guard delivered < failAfter else {
+        let frames = delivered < failAfter ? try base.decode(packet) : []
+        guard delivered < failAfter, delivered + frames.count <= failAfter else {
+            delivered = failAfter
             throw FFmpegError(code: marquee_averror(EIO), call: "avcodec_send_packet",
                               message: "injected failure after \(failAfter) frames")
         }
-        // Frames past the limit are lost inside the "hardware", as they would be in a real failure.
-        let frames = try base.decode(packet).prefix(failAfter - delivered)
         delivered += frames.count
-        return Array(frames)
+        return frames
     }
 
     func flush() { base.flush() }
