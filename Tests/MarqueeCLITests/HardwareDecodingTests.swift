@@ -62,6 +62,15 @@ import Testing
         #expect(stats.hwdecFallbacks == 0)
     }
 
+    @Test(.enabled(if: noRenderNode))
+    func hwdecSaysClearlyThereIsNoDevice() throws {
+        let clip = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 10, size: "160x120"))
+        let result = try MarqueeExecutable.run(["hwdec", clip])
+        #expect(result.status == 1)
+        #expect(result.stdout == "no VA-API device: no VA-API render node: /dev/dri does not exist (no DRM driver loaded)\n\(clip): software\n")
+        #expect(result.stderr.isEmpty, "no libva noise")
+    }
+
     @Test func aBadModeIsAUsageError() throws {
         let result = try MarqueeExecutable.run(["play", "x.mp4", "--hwdec", "cuda"])
         #expect(result.status == 2)

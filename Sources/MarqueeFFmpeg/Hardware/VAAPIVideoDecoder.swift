@@ -28,6 +28,13 @@ public final class VAAPIVideoDecoder: VideoDecoding {
         }
     }
 
+    /// Whether the device would decode the stream, without opening a decoder
+    /// (what `marquee hwdec FILE` reports).
+    /// - Throws: the reason it would not, as `init` would throw it.
+    public static func checkDecodes(demuxer: Demuxer, stream index: Int, device path: String) throws(HardwareDecodingError) {
+        try VADevice(path: path).checkDecodes(demuxer.stream(index).pointee.codecpar)
+    }
+
     public func decode(_ packet: Packet?) throws(FFmpegError) -> [VideoFrame] {
         var frames: [VideoFrame] = []
         try codec.decode(packet) { (frame) throws(FFmpegError) in
