@@ -24,7 +24,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
         .target(name: "MarqueeCore"),
-        .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CMarqueeShims", "MarqueeCore"]),
+        .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CVA", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
         .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl"]),
         .target(name: "MarqueeKMS", dependencies: ["CDRM", "CMarqueeShims", "MarqueeCore"]),
@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
         .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD"]),
-        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeKMSTests", dependencies: ["MarqueeKMS", "CDRM"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "Marquee", "MarqueeTestSupport", "marquee"]),

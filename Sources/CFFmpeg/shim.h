@@ -8,5 +8,6 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_drm.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>

@@ -1,3 +1,4 @@
 #pragma once
 #include <va/va.h>
 #include <va/va_drm.h>
+#include <va/va_str.h>

@@ -9,8 +9,13 @@ final class CodecContext {
     let timeBase: AVRational
     private let frame: UnsafeMutablePointer<AVFrame>
 
-    /// - Parameter threads: decoder threads; 0 lets libavcodec pick one per core.
-    init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: Int) throws(FFmpegError) {
+    /// - Parameters:
+    ///   - threads: decoder threads; 0 lets libavcodec pick one per core.
+    ///   - hardware: a VA-API device to decode on; frames then come out as
+    ///     VA surfaces (AV_PIX_FMT_VAAPI), unless libavcodec's hwaccel set-up
+    ///     fails, in which case they come out in software.
+    init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: Int,
+         hardware: HardwareDeviceContext? = nil) throws(FFmpegError) {
         self.source = source
         timeBase = stream.pointee.time_base
         let parameters = stream.pointee.codecpar!
@@ -33,6 +38,7 @@ final class CodecContext {
             context.pointee.thread_count = Int32(threads)
             // Frame threads for throughput, slice threads where the codec only has those.
             context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            if let hardware { try Self.useHardware(hardware, in: context, source: source) }
             try check(avcodec_open2(context, codec, nil), "avcodec_open2", source: source)
         } catch {
             var doomedFrame: UnsafeMutablePointer<AVFrame>? = frame
@@ -42,6 +48,21 @@ final class CodecContext {
         }
         pointer = context
         self.frame = frame
+    }
+
+    /// The GPU does the work: one thread feeds it. Surfaces stay referenced
+    /// while they wait in the pipeline's frame queue (6) and on the display
+    /// (current, last, old), so the pool needs that many beyond the codec's own.
+    static let extraSurfaces: Int32 = 9
+
+    private static func useHardware(_ device: HardwareDeviceContext, in context: UnsafeMutablePointer<AVCodecContext>,
+                                    source: String) throws(FFmpegError) {
+        guard let reference = av_buffer_ref(device.reference) else { throw .outOfMemory("av_buffer_ref", source: source) }
+        // avcodec_free_context drops this reference.
+        context.pointee.hw_device_ctx = reference
+        context.pointee.get_format = preferVAAPI
+        context.pointee.thread_count = 1
+        context.pointee.extra_hw_frames = extraSurfaces
     }
 
     deinit {
@@ -88,4 +109,21 @@ final class CodecContext {
     func presentationTime(_ frame: UnsafeMutablePointer<AVFrame>) -> MediaTime {
         MediaTime(libav: frame.pointee.best_effort_timestamp, timeBase: timeBase)
     }
+}
+
+/// libavcodec's get_format callback for a hardware codec context: VA-API
+/// surfaces when they are offered (the hwaccel supports the stream), else the
+/// first software format. libavcodec offers the list again without VA-API when
+/// the hwaccel's own set-up fails; the decoder notices software frames and
+/// gives up on the hardware.
+private let preferVAAPI: @convention(c) (UnsafeMutablePointer<AVCodecContext>?, UnsafePointer<AVPixelFormat>?) -> AVPixelFormat = { _, formats in
+    guard var format = formats else { return AV_PIX_FMT_NONE }
+    var software = AV_PIX_FMT_NONE
+    while format.pointee != AV_PIX_FMT_NONE {
+        if format.pointee == AV_PIX_FMT_VAAPI { return AV_PIX_FMT_VAAPI }
+        let isHardware = av_pix_fmt_desc_get(format.pointee).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) != 0 } ?? true
+        if software == AV_PIX_FMT_NONE, !isHardware { software = format.pointee }
+        format += 1
+    }
+    return software
 }

@@ -29,7 +29,7 @@ final class AVFrameStorage: FrameStorage, @unchecked Sendable {
 
 /// Decodes one video stream in software with libavcodec's frame and slice threads.
 /// Not thread-safe: the video decode thread owns it.
-public final class VideoDecoder {
+public final class VideoDecoder: VideoDecoding {
     private let codec: CodecContext
     /// Frames decoded since creation, for stats and tests.
     public private(set) var decodedFrames = 0
@@ -41,6 +41,7 @@ public final class VideoDecoder {
 
     /// libavcodec's name of the decoder in use ("h264", "libdav1d").
     public var decoderName: String { codec.codecName }
+    public var kind: VideoDecoderKind { .software }
 
     /// Decodes `packet` (nil drains the decoder at the end of the stream) and
     /// returns the frames that became ready, in presentation order.

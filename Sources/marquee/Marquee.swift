@@ -5,7 +5,7 @@ import Marquee
 @main
 struct MarqueeCommandLine {
     static let commands: [CommandEntry] = [CommandEntry(InfoCommand.self), CommandEntry(PlayCommand.self), CommandEntry(DisplaysCommand.self),
-                                          CommandEntry(CheckConfigCommand.self)]
+                                          CommandEntry(CheckConfigCommand.self), CommandEntry(HwdecCommand.self)]
 
     static func main() async {
         let libavLog = ProcessInfo.processInfo.environment["MARQUEE_LIBAV_LOG"].flatMap(Libav.LogLevel.init(name:))

@@ -37,7 +37,7 @@ import Testing
         let clip = try Fixtures.path(Fixtures.indexed(seconds: 2, fps: 10, size: "160x120"))
         let stats = scratch("stats.json"), log = scratch("log.jsonl")
         defer { try? FileManager.default.removeItem(atPath: stats); try? FileManager.default.removeItem(atPath: log) }
-        let result = try MarqueeExecutable.run(["play", clip, "--audio-out", "alsa:hw:9,0", "--video-out", "null",
+        let result = try MarqueeExecutable.run(["play", clip, "--audio-out", "alsa:hw:9,0", "--video-out", "null", "--hwdec", "software",
                                                 "--stats", stats, "--presentation-log", log])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")

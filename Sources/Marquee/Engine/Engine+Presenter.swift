@@ -135,10 +135,21 @@ extension Engine {
         return nil
     }
 
-    private func present(_ frame: TimelineFrame, at target: HostTime, _ local: inout PresenterState, rate: Double) {
+    private func present(_ timed: TimelineFrame, at target: HostTime, _ local: inout PresenterState, rate: Double) {
         var display = target
+        var frame = timed
         if let output = configuration.videoOutput {
             do {
+                if let hardware = frame.frame.storage as? any DMABufStorage {
+                    if output.canScanOut(frame.frame, dmabuf: hardware.dmabuf) {
+                        // Zero copy: the output imports the dmabufs and keeps the frame until scanout ends.
+                        display = try output.present(frame.frame, at: target)
+                        recordPresented(frame, display: display, &local, rate: rate)
+                        return
+                    }
+                    frame.frame = try hardware.download(frame.frame)
+                    stats.update { $0.framesDownloaded += 1 }
+                }
                 if let direct = output as? any RenderTargetOutput {
                     let rendered = try direct.nextTarget(for: frame.frame)
                     let source = rendered.crop.flatMap { frame.frame.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
@@ -159,6 +170,11 @@ extension Engine {
                 return
             }
         }
+        recordPresented(frame, display: display, &local, rate: rate)
+    }
+
+    /// Bookkeeping once `frame` is on screen: seams, stats, observers, buffer state.
+    private func recordPresented(_ frame: TimelineFrame, display: HostTime, _ local: inout PresenterState, rate: Double) {
         let audioClock = frame.segment.hasAudio ? clock.position(at: display, serial: frame.serial) : nil
         let written = stats.snapshot.audioFramesWritten
         if let last = local.last, last.frame.serial == frame.serial, last.frame.segment.id != frame.segment.id {

@@ -77,7 +77,8 @@ extension Engine {
             _ = try source.startNextPass(segmentID: segmentID)
             return source
         }
-        try source.drain(serial: serial, emit: { push($0, serial: serial) })
+        // Video switched to software at the very end: the input was rewound, read it again.
+        guard try source.drain(serial: serial, emit: { push($0, serial: serial) }) else { return source }
         let end = source.timelineEnd ?? state.withLock { $0.timeline }
         return next(after: source, timelineStart: end, serial: serial, segmentID: segmentID)
     }
@@ -105,10 +106,16 @@ extension Engine {
         while let current = candidate, !tried.contains(ObjectIdentifier(current)), state.withLock({ $0.serial == serial && !$0.stopped }) {
             tried.append(ObjectIdentifier(current))
             do {
+                var opening = true
                 let source = try ItemSource(item: current, audioFormat: configuration.audioOutput?.format,
-                                            videoThreads: configuration.videoThreads)
+                                            videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
+                                            onSoftwareFallback: { [unowned self] reason in
+                    softwareFallback(current, reason: reason, atOpen: opening)
+                })
+                opening = false
                 post(.itemStatusChanged(current, .readyToPlay))
                 if let decoder = source.decoderName { stats.update { $0.decoder = decoder } }
+                stats.update { $0.hwdec = source.decoderKind?.rawValue }
                 return source
             } catch {
                 fail(current, error)
@@ -116,6 +123,17 @@ extension Engine {
             }
         }
         return nil
+    }
+
+    /// Video of `item` is decoded in software from now on: counted, and
+    /// reported as one event (a set-up reason only the first time it occurs).
+    private func softwareFallback(_ item: PlayerItem, reason: String, atOpen: Bool) {
+        stats.update {
+            $0.hwdec = VideoDecoderKind.software.rawValue
+            $0.hwdecFallbacks += 1
+        }
+        if atOpen, !reportedFallbacks.withLock({ $0.insert(reason).inserted }) { return }
+        post(.videoDecodingFellBack(item, reason: reason))
     }
 
     private func fail(_ item: PlayerItem, _ error: any Error) {

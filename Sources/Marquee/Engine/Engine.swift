@@ -16,15 +16,19 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var untimed: Bool
     /// Video decoder threads; 0 picks one per core.
     public var videoThreads: Int
+    /// VA-API or software; hardware that cannot decode falls back to software.
+    public var hardwareDecoding: HardwareDecoding
     public var keepsPresentationLog: Bool
 
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),
-                untimed: Bool = false, videoThreads: Int = 0, keepsPresentationLog: Bool = false) {
+                untimed: Bool = false, videoThreads: Int = 0, hardwareDecoding: HardwareDecoding = HardwareDecoding(),
+                keepsPresentationLog: Bool = false) {
         self.videoOutput = videoOutput
         self.audioOutput = audioOutput
         self.hostClock = hostClock
         self.untimed = untimed
         self.videoThreads = videoThreads
+        self.hardwareDecoding = hardwareDecoding
         self.keepsPresentationLog = keepsPresentationLog
     }
 }
@@ -92,6 +96,9 @@ final class Engine: @unchecked Sendable {
     private var threads: [Thread] = []
     /// Used by the presenter thread only.
     let converter = PixelConverter()
+    /// Set-up fallback reasons already reported: a missing device is said
+    /// once per player, not once per item.
+    let reportedFallbacks = Mutex<Set<String>>([])
 
     init(items: [PlayerItem], configuration: PlayerConfiguration) {
         self.configuration = configuration

@@ -11,7 +11,7 @@ final class ItemSource {
     let item: PlayerItem
     let demuxer: Demuxer
     let media: MediaDescription
-    private let video: (stream: Int, decoder: VideoDecoder)?
+    private let video: (stream: Int, decoder: FallbackVideoDecoder)?
     private let audio: (stream: Int, decoder: AudioDecoder)?
     /// Added to every packet of the current pass.
     private var passOffset = MediaTime.zero
@@ -21,6 +21,17 @@ final class ItemSource {
     private var segments: [Segment] = []
     /// Exact seeks: frames and samples before this stream time are decoded but not shown.
     private var discardBefore: MediaTime?
+    /// The latest video frame handed on (or skipped by an exact seek), on the
+    /// offset timeline: where a switch to software decoding resumes.
+    private var lastVideoPts: MediaTime?
+    /// After such a switch: frames up to this pts were shown already.
+    private var videoShownThrough: MediaTime?
+    /// The latest audio packet decoded, and after a switch the point up to
+    /// which re-read audio packets are skipped (the audio decoder has had them).
+    private var lastAudioPacketPts: MediaTime?
+    private var audioFedThrough: MediaTime?
+    /// Says why video decoding went to software (one line, without the source).
+    private let onSoftwareFallback: (String) -> Void
     /// Consecutive packets the decoder rejected; many in a row means the item is broken.
     private var consecutiveDecodeErrors = 0
     static let decodeErrorLimit = 50
@@ -28,8 +39,10 @@ final class ItemSource {
     private let rotation: Int
     private let sampleAspect: Double
 
-    init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int) throws {
+    init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
+         onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
+        self.onSoftwareFallback = onSoftwareFallback
         let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout)
         self.demuxer = demuxer
         media = demuxer.media
@@ -39,12 +52,15 @@ final class ItemSource {
         let videoTrack = media.preferredTrack(.video).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
         let audioTrack = audioFormat == nil ? nil
             : media.preferredTrack(.audio).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
-        video = try videoTrack.map { ($0.id, try VideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads)) }
+        video = try videoTrack.map {
+            ($0.id, try FallbackVideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads, hardware: hardware))
+        }
         audio = try audioTrack.map { ($0.id, try AudioDecoder(demuxer: demuxer, stream: $0.id, output: audioFormat!)) }
         guard video != nil || audio != nil else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
         frameRate = videoTrack?.video?.frameRate ?? 25
         rotation = videoTrack?.video?.rotation ?? 0
         sampleAspect = videoTrack?.video?.sampleAspectRatio?.doubleValue ?? 1
+        if let failure = video?.decoder.setupFailure { onSoftwareFallback("decoding video in software: \(failure)") }
         demuxer.select(streams: Set([video?.stream, audio?.stream].compactMap { $0 }))
     }
 
@@ -52,7 +68,8 @@ final class ItemSource {
     /// The loop pass being read (0 = first).
     var pass: Int { segments.last?.pass ?? 0 }
     var hasAudio: Bool { audio != nil }
-    var decoderName: String? { video?.decoder.decoderName }
+    var decoderName: String? { video?.decoder.current.decoderName }
+    var decoderKind: VideoDecoderKind? { video?.decoder.current.kind }
 
     /// Starts a segment at item time `itemStart` placed at `timelineStart`.
     /// With `exact`, frames before `itemStart` are decoded but not shown;
@@ -66,6 +83,10 @@ final class ItemSource {
         }
         segments.removeAll()
         passEnd = .negativeInfinity
+        lastVideoPts = nil
+        videoShownThrough = nil
+        lastAudioPacketPts = nil
+        audioFedThrough = nil
         let origin = absolute + passOffset
         discardBefore = exact && itemStart > .zero ? origin : nil
         let segment = Segment(id: segmentID, item: item, pass: 0, timelineStart: timelineStart, itemStart: itemStart,
@@ -104,6 +125,10 @@ final class ItemSource {
     func step(serial: Int, emit: (Output) -> Void) throws -> Bool {
         guard let packet = try demuxer.read() else { return false }
         packet.offsetTimestamps(by: passOffset)
+        if let audio, packet.streamIndex == audio.stream, let fedThrough = audioFedThrough {
+            if packet.ordering <= fedThrough { return true }
+            audioFedThrough = nil
+        }
         let end = packet.end
         if end.isNumeric, end > passEnd {
             passEnd = end
@@ -122,17 +147,29 @@ final class ItemSource {
     }
 
     /// Drains the decoders at the real end of the item (no further pass).
-    func drain(serial: Int, emit: (Output) -> Void) throws {
+    /// Returns false when video switched to software instead: the input was
+    /// rewound and must be read again to its end.
+    func drain(serial: Int, emit: (Output) -> Void) throws -> Bool {
         try decode(nil, serial: serial, emit: emit)
     }
 
-    private func decode(_ packet: Packet?, serial: Int, emit: (Output) -> Void) throws(FFmpegError) {
+    /// Returns false when video switched to software and the input was rewound.
+    @discardableResult
+    private func decode(_ packet: Packet?, serial: Int, emit: (Output) -> Void) throws(FFmpegError) -> Bool {
         do throws(FFmpegError) {
             if let video, packet == nil || packet?.streamIndex == video.stream {
-                for frame in try video.decoder.decode(packet) { emitVideo(frame, serial: serial, emit: emit) }
+                switch try video.decoder.decode(packet) {
+                case .frames(let frames):
+                    for frame in frames { emitVideo(frame, serial: serial, emit: emit) }
+                case .switchedToSoftware(let reason):
+                    let resumed = try rewindForSoftware()
+                    onSoftwareFallback(String(format: "%@; decoding in software after the frame at %.3f s", reason, resumed.seconds))
+                    return false
+                }
             }
             if let audio, packet == nil || packet?.streamIndex == audio.stream {
                 for buffer in try audio.decoder.decode(packet) { emitAudio(buffer, serial: serial, emit: emit) }
+                if let packet { lastAudioPacketPts = packet.ordering }
             }
             consecutiveDecodeErrors = 0
         } catch {
@@ -141,6 +178,28 @@ final class ItemSource {
             consecutiveDecodeErrors += 1
             if consecutiveDecodeErrors >= Self.decodeErrorLimit { throw error }
         }
+        return true
+    }
+
+    /// Video went to software mid-stream and the frames inside the failed
+    /// decoder are lost: read again from the keyframe at or before the last
+    /// frame handed on, skip frames up to it, and skip the audio packets the
+    /// audio decoder already had. Returns the item time decoding resumes at.
+    ///
+    /// When nothing of the current loop pass was handed on yet, the pass
+    /// starts again; frames of the previous pass still inside the failed
+    /// decoder are then lost (a failure within a few frames of a loop seam).
+    private func rewindForSoftware() throws(FFmpegError) -> MediaTime {
+        guard let segment = segments.last else { return .zero }
+        var resume = segment.ptsOrigin
+        videoShownThrough = nil
+        if let last = lastVideoPts, last >= segment.ptsOrigin {
+            resume = last
+            videoShownThrough = last
+        }
+        try demuxer.seek(to: resume - passOffset)
+        audioFedThrough = lastAudioPacketPts
+        return segment.itemTime(ofPts: resume)
     }
 
     private func segment(for pts: MediaTime) -> Segment {
@@ -155,6 +214,11 @@ final class ItemSource {
         frame.sampleAspect = sampleAspect
         let duration = frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate
         guard frame.pts.isValid else { return }
+        if let shown = videoShownThrough {
+            if frame.pts <= shown { return }
+            videoShownThrough = nil
+        }
+        lastVideoPts = frame.pts
         if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }
         let segment = segment(for: frame.pts)
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
@@ -172,6 +236,11 @@ final class ItemSource {
         let segment = segment(for: buffer.pts)
         emit(.audio(TimelineAudio(buffer: buffer, segment: segment, timeline: segment.timeline(ofPts: buffer.pts), serial: serial)))
     }
+}
+
+private extension Packet {
+    /// Where the packet sits in its stream: pts, or dts where the container has no pts.
+    var ordering: MediaTime { pts.isValid ? pts : dts }
 }
 
 /// Why an item could not be played, beyond the libav call that failed.

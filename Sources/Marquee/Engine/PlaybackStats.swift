@@ -41,7 +41,15 @@ public final class PlaybackStats: Sendable {
         public var avOffsetP99Ms: Double?
         public var avOffsetMaxMs: Double?
         public var seams: [SeamRecord] = []
+        /// libavcodec's decoder of the current item's video ("h264").
         public var decoder: String?
+        /// What decodes it now: "vaapi", "software" (or "test-fault").
+        public var hwdec: String?
+        /// Items (or passes) whose video went from hardware to software.
+        public var hwdecFallbacks = 0
+        /// Hardware frames copied to CPU memory because the output could not
+        /// scan them out (`DMABufStorage.download`).
+        public var framesDownloaded = 0
     }
 
     private struct State: Sendable {

@@ -40,7 +40,7 @@ final class Segment: Sendable, CustomStringConvertible {
 
 /// A decoded picture placed on the timeline.
 struct TimelineFrame: Sendable {
-    let frame: VideoFrame
+    var frame: VideoFrame
     let segment: Segment
     let itemTime: MediaTime
     let timeline: Double

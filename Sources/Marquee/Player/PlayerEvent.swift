@@ -17,6 +17,10 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// The video output refused a frame (the display went away, a commit
     /// failed); the last good frame stays up and playback goes on.
     case videoOutputFailed(any Error)
+    /// The item's video is decoded in software from here on: hardware
+    /// decoding could not be set up, or failed mid-stream (then playback went
+    /// on from the frame after the last one shown). `reason` is one line.
+    case videoDecodingFellBack(PlayerItem, reason: String)
     /// Nothing more to play: the last item ended (the player is paused on its last frame).
     case playbackFinished
 
@@ -32,6 +36,7 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .rateChanged(let rate): "rate \(rate)"
         case .playbackFinished: "playback finished"
         case .videoOutputFailed(let error): "video output failed: \(error)"
+        case .videoDecodingFellBack(let item, let reason): "video decoding fell back \(item): \(reason)"
         }
     }
 }

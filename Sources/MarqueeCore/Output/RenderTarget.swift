@@ -45,6 +45,9 @@ public struct RenderTarget: Sendable {
 /// A video output whose buffers the presenter renders into directly (one copy
 /// from decoded frame to scanout), instead of handing it a frame.
 ///
+/// A dmabuf frame the output says it can scan out (`canScanOut`) skips the
+/// render target and goes to `present(_:at:)` as it is.
+///
 /// Threading: as `VideoOutput`, the presenter thread only.
 public protocol RenderTargetOutput: VideoOutput {
     /// A free buffer for `frame` (never one that may still be scanned out).

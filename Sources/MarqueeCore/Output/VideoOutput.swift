@@ -20,6 +20,17 @@ public protocol VideoOutput: AnyObject {
 
     /// Blocks until everything presented is visible (or written), e.g. at the end.
     func flush() throws
+
+    /// Whether `present` can put this dmabuf frame (see `DMABufStorage`) on
+    /// screen as it is, without a copy: the output imports the planes, with
+    /// their modifier, and keeps `frame` alive until scanout of it ends.
+    /// When false (the default) the pipeline downloads the frame to CPU
+    /// memory first. Asked once per frame, on the presenter thread.
+    func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool
+}
+
+extension VideoOutput {
+    public func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool { false }
 }
 
 /// Where decoded sound goes: ALSA, a simulated device, a WAV file.

@@ -1,6 +1,7 @@
 import Foundation
 import Marquee
 import MarqueeALSA
+import MarqueeConfig
 import MarqueeKMS
 
 /// `marquee play`: plays inputs in order on the chosen outputs; `--stats`
@@ -9,7 +10,7 @@ struct PlayCommand: Subcommand {
     static let name = "play"
     static let usage = """
         play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out kms|null|null:xrgb8888|file:DIR] \(KMSFlags.usage) \
-        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--stats PATH] [--presentation-log PATH] \
+        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--hwdec auto|vaapi|software] [--hwdec-device PATH] [--stats PATH] [--presentation-log PATH] \
         \(PlaySettings.usage)
         """
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
@@ -24,6 +25,8 @@ struct PlayCommand: Subcommand {
     let untimed: Bool
     /// Video decoder threads; 0 (the default) picks one per core.
     let threads: Int
+    /// `--hwdec`, `--hwdec-device` over `[decode] hwaccel` and `device`.
+    let hardwareDecoding: HardwareDecoding
     let statsPath: String?
     /// Every presented frame as one JSON line (item, pts, display time, A-V offset), written at exit.
     let presentationLogPath: String?
@@ -50,6 +53,11 @@ struct PlayCommand: Subcommand {
     /// (default 2000), to force an ALSA underrun.
     static let stallVariable = "MARQUEE_TEST_STALL_AUDIO_MS"
     static let stallAfterVariable = "MARQUEE_TEST_STALL_AUDIO_AFTER_MS"
+
+    /// Test hook: the hardware decoder is the software one failing after this
+    /// many frames, so the switch to software mid-stream runs without a
+    /// VA-API device (see `HardwareDecoding.failAfterFrames`).
+    static let hardwareFailureVariable = "MARQUEE_TEST_HWDEC_FAIL_AFTER"
 
     /// Set (to anything) to have one line written on stderr when the first
     /// frame is on screen: `marquee: first frame NANOSECONDS` (CLOCK_MONOTONIC).
@@ -78,6 +86,7 @@ struct PlayCommand: Subcommand {
         untimed = parser.flag("--untimed")
         threads = try parser.option("--threads", as: Int.self) ?? file.decode.threads
         guard threads >= 0 else { throw UsageError("--threads must be 0 (one per core) or more") }
+        hardwareDecoding = try Self.hardwareDecoding(&parser, file: file.decode)
         statsPath = try parser.option("--stats")
         presentationLogPath = try parser.option("--presentation-log")
         if untimed, case .alsa = audioOut { throw UsageError("--untimed cannot play to an ALSA device (it runs in real time)") }
@@ -162,7 +171,25 @@ struct PlayCommand: Subcommand {
         case .alsa: ALSAAudioOutput(alsa, onEvent: Self.reportAudioEvent)
         }
         return PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed,
-                                   videoThreads: threads, keepsPresentationLog: presentationLogPath != nil)
+                                   videoThreads: threads, hardwareDecoding: hardwareDecoding,
+                                   keepsPresentationLog: presentationLogPath != nil)
+    }
+
+    /// `--hwdec` and `--hwdec-device` (else the file's `[decode]`), and the failure test hook.
+    private static func hardwareDecoding(_ parser: inout ArgumentParser, file: MarqueeConfiguration.Decode) throws -> HardwareDecoding {
+        let modeName = try parser.option("--hwdec") ?? file.hwaccel.rawValue
+        guard let mode = HardwareDecoding.Mode(rawValue: modeName) else {
+            throw UsageError("--hwdec must be auto, vaapi or software, not '\(modeName)'")
+        }
+        let device = try parser.option("--hwdec-device") ?? file.device
+        var failAfter: Int?
+        if let text = ProcessInfo.processInfo.environment[hardwareFailureVariable] {
+            guard let frames = Int(text), frames >= 0 else {
+                throw UsageError("\(hardwareFailureVariable) must be a number of frames, not '\(text)'")
+            }
+            failAfter = frames
+        }
+        return HardwareDecoding(mode: mode, device: device == "auto" ? nil : device, failAfterFrames: failAfter)
     }
 
     /// `--audio-buffer-ms`, `--audio-period-ms` and the stall test hook, for `--audio-out alsa`.

@@ -42,6 +42,8 @@ final class PlaySession: Sendable {
                         Diagnostics.error(item.error.map { "\($0)" } ?? "\(item): cannot be played")
                     case .failedToPlayToEnd(_, let error), .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
+                    case .videoDecodingFellBack(let item, let reason):
+                        Diagnostics.error("\(item.asset.source): \(reason)")
                     case .didPlayToEnd:
                         ends += 1
                         if ends % Self.resourceSampleInterval == 0, let usage = ResourceUsage.current() {
@@ -104,7 +106,9 @@ final class StatusLine: @unchecked Sendable {
             let duration = player.currentItem?.duration
             let total = duration?.isNumeric == true ? String(format: "%.1f", duration!.seconds) : "--"
             let offset = stats.avOffsetP50Ms.map { String(format: "%.1f ms", $0) } ?? "--"
-            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d   ", time, total, offset, stats.framesDropped).utf8))
+            let decoder = stats.hwdec ?? "--"
+            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d  %@   ", time, total, offset,
+                                                        stats.framesDropped, decoder).utf8))
         }
         timer.resume()
     }

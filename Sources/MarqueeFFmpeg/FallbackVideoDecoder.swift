@@ -1,0 +1,74 @@
+import MarqueeCore
+
+/// An item's video decoder: the hardware one while it works, libavcodec in
+/// software once it cannot. Set-up failures (no device, no driver, a codec or
+/// profile the driver lacks) fall back when the item opens; at run time,
+/// `failureLimit` decode errors in a row (a hung GPU, no free surface), an
+/// error while draining at the end, or a hwaccel libavcodec refused fall back
+/// mid-stream. Switching mid-stream
+/// loses the frames inside the failed decoder: the caller rewinds the input
+/// to a keyframe and skips what it already showed (`ItemSource`).
+///
+/// Not thread-safe: the source thread owns it.
+public final class FallbackVideoDecoder {
+    public private(set) var current: any VideoDecoding
+    /// Why hardware decoding could not be set up when the item opened (nil
+    /// when it was, or software was asked for).
+    public let setupFailure: HardwareDecodingError?
+    private let openSoftware: () throws(FFmpegError) -> VideoDecoder
+    private var consecutiveFailures = 0
+    /// Decode errors in a row after which a hardware decoder is given up.
+    public static let failureLimit = 3
+
+    public enum Outcome {
+        case frames([VideoFrame])
+        /// The hardware decoder was replaced by software; `reason` is one line.
+        /// The packet just given was not decoded by either.
+        case switchedToSoftware(reason: String)
+    }
+
+    /// Opens the decoder `hardware` asks for on `stream` of `demuxer`.
+    /// - Throws: `FFmpegError` only when software decoding cannot be set up either.
+    public init(demuxer: Demuxer, stream: Int, threads: Int, hardware: HardwareDecoding) throws(FFmpegError) {
+        openSoftware = { () throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads) }
+        guard hardware.mode != .software else {
+            current = try openSoftware()
+            setupFailure = nil
+            return
+        }
+        if let failAfter = hardware.failAfterFrames {
+            current = FaultInjectingVideoDecoder(wrapping: try openSoftware(), failAfter: failAfter)
+            setupFailure = nil
+            return
+        }
+        do throws(HardwareDecodingError) {
+            current = try VAAPIVideoDecoder(demuxer: demuxer, stream: stream, device: try RenderNode.resolve(hardware.device))
+            setupFailure = nil
+        } catch {
+            current = try openSoftware()
+            setupFailure = error
+        }
+    }
+
+    public func decode(_ packet: Packet?) throws(FFmpegError) -> Outcome {
+        do throws(FFmpegError) {
+            let frames = try current.decode(packet)
+            consecutiveFailures = 0
+            return .frames(frames)
+        } catch {
+            guard current.kind != .software else { throw error }
+            consecutiveFailures += 1
+            // No retry helps a refused hwaccel, and a failed drain gets no further packets to retry with.
+            let refused = error.call == VAAPIVideoDecoder.refusedCall
+            let draining = packet == nil
+            guard refused || draining || consecutiveFailures >= Self.failureLimit else { throw error }
+            let failed = current.kind
+            let count = refused || draining ? (draining ? " draining" : "") : " \(consecutiveFailures) times in a row"
+            current = try openSoftware()
+            consecutiveFailures = 0
+            return .switchedToSoftware(reason: "\(failed.rawValue) decoder failed\(count) (\(error.call): \(error.message))")
+        }
+    }
+
+    public func flush() { current.flush() }
+}
