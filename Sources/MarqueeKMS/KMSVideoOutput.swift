@@ -23,13 +23,15 @@ public final class KMSVideoOutput: RenderTargetOutput {
     public let capabilities: PlaneCapabilities
     public let usesAtomic: Bool
     let options: KMSOptions
-    private let clock: any HostClock
+    let clock: any HostClock
     private var pool: BufferPool
     /// The previous size's buffers, kept until one of the new ones is on screen.
     private var retiredPool: BufferPool?
     /// Where the current picture goes, for the commit that shows it.
     private var geometry: ScanoutGeometry?
     var hasShownAFrame = false
+    /// A decoder surface on screen (zero copy): its framebuffer and the frame that owns the surface.
+    var importedOnScreen: (framebuffer: PrimeFramebuffer, frame: VideoFrame)?
     let flips: PageFlipEvents
     private let saved: SavedCRTC?
     /// Atomic state: the mode blob, and the objects' properties by name.
@@ -167,6 +169,7 @@ public final class KMSVideoOutput: RenderTargetOutput {
         }
         pool.scanningOut = rendered.buffer
         retiredPool = nil
+        importedOnScreen = nil
         return shown
     }
 
@@ -175,11 +178,6 @@ public final class KMSVideoOutput: RenderTargetOutput {
     private func repaintRightBorder(of buffer: DumbBuffer, drawn rect: PixelRect) {
         guard rect.x + rect.width < buffer.width, buffer.fourcc == marquee_drm_format_xrgb8888() else { return }
         buffer.fill(PixelRect(x: rect.x + rect.width, y: rect.y, width: 32, height: rect.height), rgb: options.background)
-    }
-
-    /// Frames in another format: the presenter converts them into `nextTarget` instead.
-    public func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime {
-        throw KMSError(call: "present", code: EINVAL, device: device.path, detail: "KMS output takes frames through nextTarget")
     }
 
     public func flush() throws {}

@@ -25,7 +25,12 @@ public final class PrimeFramebuffer {
 
     /// Imports `planes` (taking ownership of their fds) as a `width` x `height`
     /// framebuffer of `fourcc` with `modifier` (DRM_FORMAT_MOD_LINEAR for dumb buffers).
-    public init(device: DRMDevice, width: Int, height: Int, fourcc: UInt32, modifier: UInt64, planes: [Plane]) throws(KMSError) {
+    /// - Parameter closesHandles: the GEM handles the import makes are this
+    ///   framebuffer's alone (memory from another device): close them once the
+    ///   framebuffer holds the buffers. False when the dmabuf is this device's
+    ///   own buffer, whose handle the import hands back and its owner still uses.
+    public init(device: DRMDevice, width: Int, height: Int, fourcc: UInt32, modifier: UInt64, planes: [Plane],
+                closesHandles: Bool = true) throws(KMSError) {
         self.device = device
         descriptors = Array(Set(planes.map(\.fd)))
         var handles: [UInt32] = [0, 0, 0, 0], pitches: [UInt32] = [0, 0, 0, 0], offsets: [UInt32] = [0, 0, 0, 0]
@@ -47,15 +52,22 @@ public final class PrimeFramebuffer {
                                                     &offsets, &modifiers, &framebuffer, flags),
                          "drmModeAddFB2WithModifiers", device: device.path)
         } catch {
+            if closesHandles { Self.closeHandles(handles, on: device) }
             descriptors.forEach { close($0) }
             throw error
         }
+        if closesHandles { Self.closeHandles(handles, on: device) }
         self.framebuffer = framebuffer
     }
 
     deinit {
         drmModeRmFB(device.fd, framebuffer)
         descriptors.forEach { close($0) }
+    }
+
+    /// Every plane of one buffer shares a handle: close each once.
+    private static func closeHandles(_ handles: [UInt32], on device: DRMDevice) {
+        for handle in Set(handles) where handle != 0 { _ = drmCloseBufferHandle(device.fd, handle) }
     }
 }
 
@@ -72,6 +84,6 @@ extension DumbBuffer {
                                                  pitch: UInt32(self.planes[1].bytesPerRow)))
         }
         return try PrimeFramebuffer(device: device, width: width, height: height, fourcc: fourcc,
-                                    modifier: marquee_drm_format_mod_linear(), planes: planes)
+                                    modifier: marquee_drm_format_mod_linear(), planes: planes, closesHandles: false)
     }
 }

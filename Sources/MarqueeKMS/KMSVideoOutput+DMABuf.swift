@@ -1,0 +1,62 @@
+import CMarqueeShims
+import Glibc
+import MarqueeCore
+
+/// Zero copy: a hardware decoder's surface, exported as dmabufs, imported
+/// as a framebuffer and put on the video plane, which scales it.
+extension KMSVideoOutput {
+    /// Only a plane that scales can show a surface at the video's own size;
+    /// it must take the surface's format with its modifier, unrotated.
+    public func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool {
+        guard usesAtomic, capabilities.strategy == .scaled, (options.rotation ?? frame.rotation) % 360 == 0,
+              dmabuf.layers.count == 1, let layer = dmabuf.layers.first, let modifier = dmabuf.objects.first?.modifier,
+              dmabuf.objects.allSatisfy({ $0.modifier == modifier }), plane.supports(layer.format) else { return false }
+        // A plane without IN_FORMATS takes linear buffers only.
+        guard let modifiers = plane.modifiers[fourccName(layer.format)] else { return modifier == marquee_drm_format_mod_linear() }
+        return modifiers.contains(modifier)
+    }
+
+    /// Shows a frame `canScanOut` accepted. Its framebuffer, and the frame
+    /// (so the decoder's surface), stay until a later flip has replaced it.
+    public func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime {
+        guard let storage = frame.storage as? any DMABufStorage, canScanOut(frame, dmabuf: storage.dmabuf) else {
+            throw KMSError(call: "present", code: EINVAL, device: device.path, detail: "KMS output takes software frames through nextTarget")
+        }
+        let framebuffer = try importFramebuffer(storage.dmabuf)
+        let placement = Placement.fit(width: frame.width, height: frame.height, sampleAspect: frame.sampleAspect,
+                                      screenWidth: mode.width, screenHeight: mode.height, gravity: options.gravity)
+        let geometry = ScanoutGeometry(strategy: .scaled, width: frame.width, height: frame.height, placement: placement,
+                                       screenWidth: mode.width, screenHeight: mode.height)
+        clock.sleep(until: target)
+        let shown: HostTime
+        if !hasShownAFrame {
+            try setMode(showing: framebuffer.framebuffer, geometry)
+            hasShownAFrame = true
+            shown = clock.now()
+        } else {
+            try flip(to: framebuffer.framebuffer, geometry)
+            shown = try flips.waitForFlip(timeout: Self.flipTimeout) ?? clock.now()
+        }
+        // The flip is done: only this framebuffer is scanned out now.
+        importedOnScreen = (framebuffer, frame)
+        return shown
+    }
+
+    /// The descriptor's fds stay the frame's: the framebuffer gets its own copies.
+    private func importFramebuffer(_ dmabuf: DMABufDescriptor) throws(KMSError) -> PrimeFramebuffer {
+        var copies: [Int32] = []
+        for object in dmabuf.objects {
+            let copy = fcntl(object.fd, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else {
+                let code = errno
+                copies.forEach { close($0) }
+                throw KMSError(call: "fcntl(F_DUPFD_CLOEXEC)", code: code, device: device.path)
+            }
+            copies.append(copy)
+        }
+        let layer = dmabuf.layers[0]
+        let planes = layer.planes.map { PrimeFramebuffer.Plane(fd: copies[$0.object], offset: UInt32($0.offset), pitch: UInt32($0.pitch)) }
+        return try PrimeFramebuffer(device: device, width: dmabuf.width, height: dmabuf.height, fourcc: layer.format,
+                                    modifier: dmabuf.objects[0].modifier, planes: planes)
+    }
+}
