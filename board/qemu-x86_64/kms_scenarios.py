@@ -21,14 +21,16 @@ def ffmpeg(*args):
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args], check=True)
 
 
-def make_still(share, name="still.mp4", rotate=False, size="320x240"):
+def make_still(share, name="still.mp4", rotate=False, size="320x240", lossless=False):
     """A 3 s clip of one testsrc2 picture, so any captured moment shows the
-    same frame; with `rotate`, the track's matrix says: turn 90 degrees clockwise."""
+    same frame (bit for bit with `lossless`: x264 keeps refining a still
+    picture over its first P-frames); with `rotate`, the track's matrix says:
+    turn 90 degrees clockwise."""
     png = os.path.join(share, "still.png")
     path = os.path.join(share, name)
     ffmpeg("-f", "lavfi", "-i", f"testsrc2=size={size}:rate=1:duration=1", "-frames:v", "1", png)
-    ffmpeg("-loop", "1", "-framerate", "25", "-i", png, "-t", "3", "-c:v", "libx264", "-crf", "12",
-           "-pix_fmt", "yuv420p", path)
+    quality = ["-qp", "0"] if lossless else ["-crf", "12"]
+    ffmpeg("-loop", "1", "-framerate", "25", "-i", png, "-t", "3", "-c:v", "libx264", *quality, "-pix_fmt", "yuv420p", path)
     if rotate:
         # ffmpeg 5.1 cannot write a display matrix: patch the tkhd matrix in place.
         data = bytearray(open(path, "rb").read())
@@ -279,7 +281,7 @@ def scenario_kms_vkms_overlay(board, out):
     buffer (the path kms-bochs checks against ffmpeg), and differs from the
     console's."""
     share = tempfile.mkdtemp(prefix="kms-share-")
-    make_still(share, size="320x180")  # letterboxed on 1024x768: borders above and below
+    make_still(share, size="320x180", lossless=True)  # letterboxed on 1024x768: borders above and below
     crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
     command = f"""
 mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
