@@ -55,5 +55,16 @@ public final class Demuxer {
     /// Cancels a blocking read from another thread; later reads fail at once.
     public func interrupt() { context.deadline.cancel() }
 
+    /// Where stream `index` ends as the container declares it (start time
+    /// plus duration, an MP4 edit list included); nil when it does not say.
+    /// The decoder may give more: an AAC stream's last frame is whole, padding and all.
+    public func declaredEnd(ofStream index: Int) -> MediaTime? {
+        let stream = context.stream(index).pointee
+        let start = MediaTime(libav: stream.start_time, timeBase: stream.time_base)
+        let duration = MediaTime(libav: stream.duration, timeBase: stream.time_base)
+        guard start.isNumeric, duration.isNumeric, duration > .zero else { return nil }
+        return start + duration
+    }
+
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.stream(index) }
 }

@@ -63,15 +63,12 @@ import Testing
         print(String(format: "25 Hz display, drift %+.1f %%: %d frames shown, %d dropped, max |A-V| engine %.2f ms, true %.2f ms",
                      drift * 100, outcome.presented, outcome.dropped, outcome.maxEngineOffset * 1000, outcome.maxTrueOffset * 1000))
         #expect(abs(outcome.videoRate - (1 + drift)) < 0.0002)
-        // The presenter decides a drop against the clock now, not at the vblank
-        // the frame will land on, which is a whole refresh later here: a frame
-        // one interval late is still shown, another interval later.
-        #expect(outcome.maxTrueOffset <= 2 * frameInterval + 1e-9, "true A-V offset reached \(outcome.maxTrueOffset * 1000) ms")
-        withKnownIssue("FrameTiming.decide is given the clock at now, not at the next vblank: up to two frame intervals late on a fast sound card",
-                       isIntermittent: drift <= 0) {
-            #expect(outcome.maxEngineOffset <= frameInterval + 1e-9, "engine A-V offset reached \(outcome.maxEngineOffset * 1000) ms")
-            #expect(outcome.maxTrueOffset <= frameInterval + 1e-9, "true A-V offset reached \(outcome.maxTrueOffset * 1000) ms")
-        }
+        // A drop is decided by where the frame lands (the next vblank, a whole
+        // refresh later here), so a late frame is dropped before it trails by a frame.
+        // The true offset may pass the engine's by what the clock misjudges the
+        // device (its pointer moves in 10 ms periods): well under a millisecond.
+        #expect(outcome.maxEngineOffset <= frameInterval + 1e-9, "engine A-V offset reached \(outcome.maxEngineOffset * 1000) ms")
+        #expect(outcome.maxTrueOffset <= frameInterval + 0.001, "true A-V offset reached \(outcome.maxTrueOffset * 1000) ms")
         if drift > 0 { #expect(outcome.dropped >= 60, "a 0.5 % fast clock over 10 min needs 75 drops, got \(outcome.dropped)") }
     }
 

@@ -13,12 +13,19 @@ final class ItemSource {
     let media: MediaDescription
     private let video: (stream: Int, decoder: FallbackVideoDecoder)?
     private let audio: (stream: Int, decoder: AudioDecoder)?
+    /// The audio stream's declared end: decoded sound past it is codec padding,
+    /// which would be a gap at every loop seam.
+    private let audioEnd: MediaTime?
     /// Added to every packet of the current pass.
     private var passOffset = MediaTime.zero
     /// The latest packet end seen in this pass (after the offset): where the next pass starts.
     private var passEnd = MediaTime.negativeInfinity
     /// Segments whose frames may still come out of the decoders, oldest first.
     private var segments: [Segment] = []
+    /// The segment each decoder's output is in: video trails audio across a
+    /// seam (frames still inside a threaded decoder), so each has its own.
+    private var videoSegment = 0
+    private var audioSegment = 0
     /// Exact seeks: frames and samples before this stream time are decoded but not shown.
     private var discardBefore: MediaTime?
     /// The latest video frame handed on (or skipped by an exact seek), on the
@@ -56,6 +63,7 @@ final class ItemSource {
             ($0.id, try FallbackVideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads, hardware: hardware))
         }
         audio = try audioTrack.map { ($0.id, try AudioDecoder(demuxer: demuxer, stream: $0.id, output: audioFormat!)) }
+        audioEnd = audioTrack.flatMap { demuxer.declaredEnd(ofStream: $0.id) }
         guard video != nil || audio != nil else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
         frameRate = videoTrack?.video?.frameRate ?? 25
         rotation = videoTrack?.video?.rotation ?? 0
@@ -82,6 +90,7 @@ final class ItemSource {
             audio?.decoder.flush()
         }
         segments.removeAll()
+        (videoSegment, audioSegment) = (0, 0)
         passEnd = .negativeInfinity
         lastVideoPts = nil
         videoShownThrough = nil
@@ -202,10 +211,20 @@ final class ItemSource {
         return segment.itemTime(ofPts: resume)
     }
 
-    private func segment(for pts: MediaTime) -> Segment {
-        // The decoders may still emit frames of the previous pass after the next one began.
-        while segments.count > 1, pts.isValid, pts >= segments[1].ptsOrigin { segments.removeFirst() }
-        return segments[0]
+    /// The segment `pts` falls in for the video or the audio decoder's
+    /// output; segments both have left behind are forgotten.
+    private func segment(for pts: MediaTime, video isVideo: Bool) -> Segment {
+        var cursor = isVideo ? videoSegment : audioSegment
+        while cursor + 1 < segments.count, pts.isValid, pts >= segments[cursor + 1].ptsOrigin { cursor += 1 }
+        if isVideo { videoSegment = cursor } else { audioSegment = cursor }
+        let segment = segments[cursor]
+        let done = min(hasVideo ? videoSegment : .max, hasAudio ? audioSegment : .max)
+        if done > 0 {
+            segments.removeFirst(done)
+            videoSegment = max(0, videoSegment - done)
+            audioSegment = max(0, audioSegment - done)
+        }
+        return segment
     }
 
     private func emitVideo(_ decoded: VideoFrame, serial: Int, emit: (Output) -> Void) {
@@ -220,7 +239,7 @@ final class ItemSource {
         }
         lastVideoPts = frame.pts
         if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }
-        let segment = segment(for: frame.pts)
+        let segment = segment(for: frame.pts, video: true)
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
                                   timeline: segment.timeline(ofPts: frame.pts), duration: duration, serial: serial)))
     }
@@ -233,7 +252,13 @@ final class ItemSource {
             if skip >= buffer.duration.seconds { return }
             if skip > 0 { buffer = buffer.droppingFirst(frames: Int(skip * Double(buffer.format.sampleRate))) }
         }
-        let segment = segment(for: buffer.pts)
+        if let audioEnd {
+            let rate = Double(buffer.format.sampleRate)
+            let room = Int(((audioEnd + passOffset - buffer.pts).seconds * rate).rounded())
+            if room <= 0 { return }
+            if room < buffer.frameCount { buffer = buffer.keepingFirst(frames: room) }
+        }
+        let segment = segment(for: buffer.pts, video: false)
         emit(.audio(TimelineAudio(buffer: buffer, segment: segment, timeline: segment.timeline(ofPts: buffer.pts), serial: serial)))
     }
 }

@@ -55,4 +55,10 @@ extension AudioBuffer {
         return AudioBuffer(pts: pts + format.duration(ofFrames: dropped), format: format,
                            bytes: Array(bytes[(dropped * format.bytesPerFrame)...]))
     }
+
+    /// The buffer's first `frames` sample frames only.
+    public func keepingFirst(frames: Int) -> AudioBuffer {
+        let kept = min(max(frames, 0), frameCount)
+        return AudioBuffer(pts: pts, format: format, bytes: Array(bytes[..<(kept * format.bytesPerFrame)]))
+    }
 }

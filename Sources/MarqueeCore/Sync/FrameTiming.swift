@@ -30,8 +30,12 @@ public enum FrameTiming {
                               refreshInterval: Double?, isLastQueued: Bool) -> Decision {
         let lead = (pts - clock) / rate
         if lead >= 0 { return .present(inSeconds: min(lead, maximumWait)) }
+        // Handed over now, the frame is seen at the next vblank, up to a
+        // refresh later: judge its lateness there, or on a display whose
+        // refresh equals the frame rate video trails by two frames before a drop.
+        let lateness = -lead + (refreshInterval ?? 0)
         let frameInterval = max(duration / rate, refreshInterval ?? 0)
-        if -lead > frameInterval * lateFrameThreshold, !isLastQueued { return .drop }
+        if lateness > frameInterval * lateFrameThreshold, !isLastQueued { return .drop }
         return .present(inSeconds: 0)
     }
 }
