@@ -44,7 +44,7 @@ final class Run: Sendable {
     let events = Mutex<[PlayerEvent]>([])
 
     init(_ sources: [String], untimed: Bool, wav: Bool = false, audio: Bool = true, loop: LoopMode = .none,
-         passes: Int? = nil, keepsLog: Bool = true) throws {
+         passes: Int? = nil, keepsLog: Bool = true, between: PauseBetweenItems = .cut) throws {
         let videoClock: any HostClock = untimed ? VirtualClock() : MonotonicClock()
         let audioClock: any HostClock = untimed ? VirtualClock() : videoClock
         video = RecordingVideoOutput(clock: videoClock)
@@ -56,8 +56,9 @@ final class Run: Sendable {
             audioOutput = wav ? try WAVAudioOutput(path: path, format: format, clock: audioClock)
                 : NullAudioOutput(format: format, clock: audioClock)
         }
-        let configuration = PlayerConfiguration(videoOutput: video, audioOutput: audioOutput, hostClock: videoClock,
+        var configuration = PlayerConfiguration(videoOutput: video, audioOutput: audioOutput, hostClock: videoClock,
                                                 untimed: untimed, keepsPresentationLog: keepsLog)
+        configuration.betweenItems = between
         player = QueuePlayer(items: sources.map(PlayerItem.init(source:)), configuration: configuration)
         player.loopMode = loop
         player.loopPasses = passes

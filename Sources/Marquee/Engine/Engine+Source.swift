@@ -79,7 +79,12 @@ extension Engine {
         }
         // Video switched to software at the very end: the input was rewound, read it again.
         guard try source.drain(serial: serial, emit: { push($0, serial: serial) }) else { return source }
-        let end = source.timelineEnd ?? state.withLock { $0.timeline }
+        var end = source.timelineEnd ?? state.withLock { $0.timeline }
+        if configuration.betweenItems != .cut, itemAfter(source.item, pass: source.pass) != nil {
+            source.emitPause(configuration.betweenItems, audioFormat: configuration.audioOutput?.format,
+                             serial: serial, emit: { push($0, serial: serial) })
+            end += configuration.betweenItems.seconds
+        }
         return next(after: source, timelineStart: end, serial: serial, segmentID: segmentID)
     }
 

@@ -19,6 +19,8 @@ public struct PlayerConfiguration: @unchecked Sendable {
     /// VA-API or software; hardware that cannot decode falls back to software.
     public var hardwareDecoding: HardwareDecoding
     public var keepsPresentationLog: Bool
+    /// What plays between two playlist items (not between loop passes of one).
+    public var betweenItems: PauseBetweenItems = .cut
 
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),
                 untimed: Bool = false, videoThreads: Int = 0, hardwareDecoding: HardwareDecoding = HardwareDecoding(),
@@ -30,6 +32,23 @@ public struct PlayerConfiguration: @unchecked Sendable {
         self.videoThreads = videoThreads
         self.hardwareDecoding = hardwareDecoding
         self.keepsPresentationLog = keepsPresentationLog
+    }
+}
+
+/// A pause between playlist items, for shows that want one.
+public enum PauseBetweenItems: Sendable, Equatable {
+    /// The next item's first frame follows the last one's at once.
+    case cut
+    /// The last frame stays up, in silence, this many seconds.
+    case hold(seconds: Double)
+    /// A picture of one colour (0xRRGGBB), in silence, this many seconds.
+    case blank(seconds: Double, rgb: UInt32)
+
+    var seconds: Double {
+        switch self {
+        case .cut: 0
+        case .hold(let seconds), .blank(let seconds, _): seconds
+        }
     }
 }
 

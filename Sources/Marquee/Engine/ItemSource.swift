@@ -119,6 +119,10 @@ final class ItemSource {
         return segment
     }
 
+    /// The segment being read, and where its pass ends (stream time, once read to EOF).
+    var lastSegment: Segment? { segments.last }
+    var passEndTime: MediaTime? { passEnd.isNumeric ? passEnd : nil }
+
     /// Timeline seconds at which the current pass ends (known once it has been read to EOF).
     var timelineEnd: Double? {
         guard let last = segments.last, passEnd.isNumeric else { return nil }

@@ -170,9 +170,11 @@ struct PlayCommand: Subcommand {
         // Never fails: a missing card is one error line and playback goes on without sound.
         case .alsa: ALSAAudioOutput(alsa, onEvent: Self.reportAudioEvent)
         }
-        return PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed,
-                                   videoThreads: threads, hardwareDecoding: hardwareDecoding,
-                                   keepsPresentationLog: presentationLogPath != nil)
+        var configuration = PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: videoClock, untimed: untimed,
+                                                videoThreads: threads, hardwareDecoding: hardwareDecoding,
+                                                keepsPresentationLog: presentationLogPath != nil)
+        configuration.betweenItems = settings.betweenItems(background: kms.background)
+        return configuration
     }
 
     /// `--hwdec` and `--hwdec-device` (else the file's `[decode]`), and the failure test hook.

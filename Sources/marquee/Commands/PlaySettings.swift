@@ -54,6 +54,18 @@ struct PlaySettings: Sendable {
         path == nil ? [] : PlaylistLoader(log: log).items(for: configuration, configPath: path)
     }
 
+    /// `[playback] between_items` for `between_items_ms`; the blank is the
+    /// border colour, so the whole screen shows it.
+    func betweenItems(background: UInt32) -> PauseBetweenItems {
+        let playback = configuration.playback
+        guard playback.betweenItemsMs > 0 else { return .cut }
+        let seconds = Double(playback.betweenItemsMs) / 1000
+        return switch playback.betweenItems {
+        case .holdLastFrame: .hold(seconds: seconds)
+        case .black: .blank(seconds: seconds, rgb: background)
+        }
+    }
+
     /// `[display]` under the display flags that were given.
     func display(_ flags: KMSOptions) -> KMSOptions {
         var options = flags
