@@ -35,6 +35,12 @@ public struct DisplayMode: Sendable, Codable, Hashable, CustomStringConvertible 
                       vrefresh: info.vrefresh, flags: info.flags, type: info.type)
     }
 
+    /// The same signal (clock, timings, sync flags), whatever the kernel's
+    /// type bits say (preferred, driver, user-defined change on a re-probe).
+    func hasTimings(of other: DisplayMode) -> Bool {
+        raw.clock == other.raw.clock && raw.timings == other.raw.timings && raw.flags == other.raw.flags
+    }
+
     var modeInfo: drmModeModeInfo {
         var info = drmModeModeInfo()
         info.clock = raw.clock

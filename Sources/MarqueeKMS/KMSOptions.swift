@@ -20,6 +20,8 @@ public struct KMSOptions: Sendable {
     public var primeImport = false
     /// The video's frame rate, for `ModeRequest.matchFrameRate`.
     public var frameRate: Double?
+    /// Told, in one line, when the display goes away or comes back.
+    public var onDisplayEvent: (@Sendable (String) -> Void)?
 
     public init() {}
 }

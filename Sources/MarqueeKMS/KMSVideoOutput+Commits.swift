@@ -1,12 +1,13 @@
 import CDRM
 import CMarqueeShims
 import Glibc
+import MarqueeCore
 
 /// The KMS objects an atomic commit names, looked up once.
 struct AtomicObjects {
     let connector: UInt32
     let crtc: UInt32
-    let modeBlob: ModeBlob
+    var modeBlob: ModeBlob
     let connectorProperties: PropertySet
     let crtcProperties: PropertySet
     /// The plane the video is on.
@@ -74,6 +75,45 @@ extension KMSVideoOutput {
         atomic.video = try PlaneState(device: device, plane: best.plane.id, crtc: crtc)
         if best.plane.kind != .primary { atomic.background = background }
         return (best.plane, best.capabilities, atomic)
+    }
+
+    /// Puts `framebuffer` on screen: sets the mode for the first frame (and
+    /// after the display came back), flips otherwise. While the display is
+    /// gone nothing is committed; the player's clock keeps pacing.
+    func show(_ framebuffer: UInt32, _ geometry: ScanoutGeometry) throws(KMSError) -> HostTime {
+        if let change = connectorWatch.poll(at: clock.now()) { try follow(change) }
+        guard connectorWatch.isConnected else { return clock.now() }
+        guard !needsModeset else {
+            try setMode(showing: framebuffer, geometry)
+            needsModeset = false
+            hasShownAFrame = true
+            return clock.now()
+        }
+        try flip(to: framebuffer, geometry)
+        return try flips.waitForFlip(timeout: Self.flipTimeout) ?? clock.now()
+    }
+
+    /// A display that went and came back gets its mode set again (the same
+    /// one where it still offers it); a link gone bad is retrained by a modeset.
+    private func follow(_ change: ConnectorWatch.Change) throws(KMSError) {
+        switch change {
+        case .disconnected:
+            options.onDisplayEvent?("display \(connector.name) disconnected; playing on, the picture comes back with it")
+        case .linkBroken:
+            needsModeset = true
+            options.onDisplayEvent?("display \(connector.name): link status bad; setting \(mode) again")
+        case .reconnected(let modes):
+            needsModeset = true
+            if !modes.contains(where: { $0.hasTimings(of: mode) }), let chosen = options.mode.choose(from: modes, frameRate: options.frameRate) {
+                mode = chosen
+                if atomic != nil { atomic?.modeBlob = try ModeBlob(device: device, mode: chosen) }
+                if let background = atomic?.background {
+                    atomic?.background = (background.plane, try DumbBuffer(device: device, width: chosen.width, height: chosen.height,
+                                                                           fourcc: marquee_drm_format_xrgb8888()))
+                }
+            }
+            options.onDisplayEvent?("display \(connector.name) is back: \(mode) set again")
+        }
     }
 
     /// The first frame: set the mode with it on the plane. TEST_ONLY first so

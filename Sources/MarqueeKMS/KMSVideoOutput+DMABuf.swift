@@ -28,15 +28,7 @@ extension KMSVideoOutput {
         let geometry = ScanoutGeometry(strategy: .scaled, width: frame.width, height: frame.height, placement: placement,
                                        screenWidth: mode.width, screenHeight: mode.height)
         clock.sleep(until: target)
-        let shown: HostTime
-        if !hasShownAFrame {
-            try setMode(showing: framebuffer.framebuffer, geometry)
-            hasShownAFrame = true
-            shown = clock.now()
-        } else {
-            try flip(to: framebuffer.framebuffer, geometry)
-            shown = try flips.waitForFlip(timeout: Self.flipTimeout) ?? clock.now()
-        }
+        let shown = try show(framebuffer.framebuffer, geometry)
         // The flip is done: only this framebuffer is scanned out now.
         importedOnScreen = (framebuffer, frame)
         return shown

@@ -16,7 +16,8 @@ import MarqueeCore
 public final class KMSVideoOutput: RenderTargetOutput {
     public let device: DRMDevice
     public let connector: ConnectorInfo
-    public let mode: DisplayMode
+    /// The mode set; a display that comes back without it gets the policy's choice again.
+    public internal(set) var mode: DisplayMode
     public let crtc: UInt32
     /// The plane the video is on, and what probing found it can do.
     public let plane: PlaneInfo
@@ -30,12 +31,15 @@ public final class KMSVideoOutput: RenderTargetOutput {
     /// Where the current picture goes, for the commit that shows it.
     private var geometry: ScanoutGeometry?
     var hasShownAFrame = false
+    /// The next frame sets the mode: the first one, and the first after the display came back.
+    var needsModeset = true
+    let connectorWatch: ConnectorWatch
     /// A decoder surface on screen (zero copy): its framebuffer and the frame that owns the surface.
     var importedOnScreen: (framebuffer: PrimeFramebuffer, frame: VideoFrame)?
     let flips: PageFlipEvents
     private let saved: SavedCRTC?
     /// Atomic state: the mode blob, and the objects' properties by name.
-    let atomic: AtomicObjects?
+    var atomic: AtomicObjects?
     /// Unrotated picture for software rotation.
     private var scratch: UnsafeMutableRawPointer?
     private var scratchSize = 0
@@ -76,6 +80,7 @@ public final class KMSVideoOutput: RenderTargetOutput {
         plane = chosen.plane
         capabilities = chosen.capabilities
         flips = PageFlipEvents(device: device)
+        connectorWatch = ConnectorWatch(device: device, connector: connector.id)
         saved = SavedCRTC(device: device, crtc: crtc, connector: connector.id)
         pool = try BufferPool(device: device, width: mode.width, height: mode.height, fourcc: capabilities.fourcc,
                               primeImport: options.primeImport)
@@ -157,16 +162,7 @@ public final class KMSVideoOutput: RenderTargetOutput {
         }
         repaintRightBorder(of: buffer, drawn: geometry.drawRect)
         clock.sleep(until: target)
-        let framebuffer = pool.framebuffer(rendered.buffer)
-        let shown: HostTime
-        if !hasShownAFrame {
-            try setMode(showing: framebuffer, geometry)
-            hasShownAFrame = true
-            shown = clock.now()
-        } else {
-            try flip(to: framebuffer, geometry)
-            shown = try flips.waitForFlip(timeout: Self.flipTimeout) ?? clock.now()
-        }
+        let shown = try show(pool.framebuffer(rendered.buffer), geometry)
         pool.scanningOut = rendered.buffer
         retiredPool = nil
         importedOnScreen = nil

@@ -211,6 +211,45 @@ shot after
     return "plane back on fbcon's framebuffer, picture gone, exit 0"
 
 
+def scenario_kms_hotplug(board, out):
+    """A TV switched off and on again (the connector forced off, then on,
+    through sysfs): one line each way; nothing is committed while it is gone;
+    flips resume once it is back, with the mode set again and the picture right."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    clip = make_still(share)
+    status = "/sys/class/drm/card0-Virtual-1/status"
+    fb = "grep -A3 '^plane' /sys/kernel/debug/dri/0/state | grep -m1 'fb='"
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+marquee play /mnt/host/still.mp4 --loop item --audio-out null >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+sleep {SETTLE_S}
+echo off > {status}
+sleep 3
+echo "off: $({fb}) $(sleep 1; {fb})"
+echo on > {status}
+sleep 4
+echo "back: $({fb}) $(usleep 300000; {fb}) $(usleep 300000; {fb})"
+shot back
+kill -TERM $pid; wait $pid; echo "exit $?"
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    errors = open(os.path.join(share, "errors.txt")).read()
+    lines = [l for l in errors.splitlines() if "display Virtual-1" in l]
+    board.check(len(lines) == 2 and "disconnected" in lines[0] and "is back: 1280x800" in lines[1],
+                f"expected one line for the loss and one for the return:\n{errors}")
+    board.check(marquee_errors(share) == "\n".join(lines), f"marquee reported more: {marquee_errors(share)}")
+    off = next((l for l in stdout.splitlines() if l.startswith("off:")), "").split()
+    back = next((l for l in stdout.splitlines() if l.startswith("back:")), "").split()
+    board.check(len(off) == 3 and off[1] == off[2], f"frames were committed while the display was gone: {off}")
+    board.check(len(back) == 4 and len(set(back[1:])) >= 2, f"no flips after the display came back: {back}")
+    board.check("exit 0" in stdout, f"marquee did not exit 0:\n{stdout}")
+    raw = reference(clip, "resizeAspect", (320, 240), os.path.join(share, "ref.rgb"))
+    value = psnr(board, os.path.join(out, "back.png"), raw)
+    board.check(value >= 30, f"the picture after the display came back: PSNR {value:.1f} dB < 30")
+    return f"{lines[0].split(': ', 1)[1]} / {lines[1].split(': ', 1)[1]}; no commits while gone ({off[1]}), flips after, {value:.1f} dB"
+
+
 def scenario_kms_displays(board, out):
     return "; ".join(displays_match_modetest(board, os.path.join(out, display), display, driver)
                      for display, driver in (("bochs", "bochs-drm"), ("vkms", "vkms")))
@@ -329,4 +368,5 @@ SCENARIOS = {
     "kms-restore": scenario_kms_restore,
     "kms-displays": scenario_kms_displays,
     "kms-vkms-overlay": scenario_kms_vkms_overlay,
+    "kms-hotplug": scenario_kms_hotplug,
 }

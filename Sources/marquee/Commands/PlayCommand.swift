@@ -149,11 +149,13 @@ struct PlayCommand: Subcommand {
         // Untimed: each output runs on its own virtual clock, advanced by what it consumes.
         let videoClock: any HostClock = untimed ? VirtualClock() : MonotonicClock()
         let audioClock: any HostClock = untimed ? VirtualClock() : videoClock
+        var displayOptions = kms
+        displayOptions.onDisplayEvent = { Diagnostics.error($0) }
         var video: any VideoOutput = switch videoOut {
         case .null: NullVideoOutput(clock: videoClock)
         case .nullXRGB: FormatLimitedOutput(NullVideoOutput(clock: videoClock), formats: [.xrgb8888])
         case .file(let path): try FileVideoOutput(path: path, clock: videoClock)
-        case .kms: try KMSVideoOutput(options: kms, clock: videoClock)
+        case .kms: try KMSVideoOutput(options: displayOptions, clock: videoClock)
         case .alsa: NullVideoOutput(clock: videoClock)  // only --audio-out parses alsa
         }
         if let display = video as? KMSVideoOutput {
