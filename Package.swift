@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueeKMSTests", dependencies: ["MarqueeKMS", "CDRM"]),
+        .testTarget(name: "MarqueeKMSTests", dependencies: ["MarqueeKMS", "MarqueeCore", "CDRM"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "Marquee", "MarqueeTestSupport", "marquee"]),
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "toml-decoder", "marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "marquee", "MarqueeTestSupport"]),

@@ -9,7 +9,7 @@ extension KMSVideoOutput {
     /// it must take the surface's format with its modifier, unrotated.
     public func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool {
         guard usesAtomic, capabilities.strategy == .scaled, (options.rotation ?? frame.rotation) % 360 == 0,
-              dmabuf.layers.count == 1, let layer = dmabuf.layers.first, let modifier = dmabuf.objects.first?.modifier,
+              let layer = Self.composedLayer(dmabuf), let modifier = dmabuf.objects.first?.modifier,
               dmabuf.objects.allSatisfy({ $0.modifier == modifier }), plane.supports(layer.format) else { return false }
         // A plane without IN_FORMATS takes linear buffers only.
         guard let modifiers = plane.modifiers[fourccName(layer.format)] else { return modifier == marquee_drm_format_mod_linear() }
@@ -46,9 +46,28 @@ extension KMSVideoOutput {
             }
             copies.append(copy)
         }
-        let layer = dmabuf.layers[0]
+        guard let layer = Self.composedLayer(dmabuf) else {
+            copies.forEach { close($0) }
+            throw KMSError(call: "import", code: EINVAL, device: device.path, detail: "dmabuf layers \(dmabuf.layers.map { fourccName($0.format) })")
+        }
         let planes = layer.planes.map { PrimeFramebuffer.Plane(fd: copies[$0.object], offset: UInt32($0.offset), pitch: UInt32($0.pitch)) }
         return try PrimeFramebuffer(device: device, width: dmabuf.width, height: dmabuf.height, fourcc: layer.format,
                                     modifier: dmabuf.objects[0].modifier, planes: planes)
+    }
+
+    /// The picture as one layer. VA-API drivers export NV12 as separate
+    /// layers (libav asks for them): an R8 luma layer and a GR88 chroma one
+    /// (R16 and GR1616 for P010), which one two-plane framebuffer shows.
+    static func composedLayer(_ dmabuf: DMABufDescriptor) -> DMABufDescriptor.Layer? {
+        if dmabuf.layers.count == 1 { return dmabuf.layers[0] }
+        guard dmabuf.layers.count == 2 else { return nil }
+        let formats = (fourccName(dmabuf.layers[0].format), fourccName(dmabuf.layers[1].format))
+        let composed: UInt32
+        switch formats {
+        case ("R8  ", "GR88"): composed = marquee_drm_format_nv12()
+        case ("R16 ", "GR32"): composed = marquee_drm_format_p010()
+        default: return nil
+        }
+        return DMABufDescriptor.Layer(format: composed, planes: dmabuf.layers[0].planes + dmabuf.layers[1].planes)
     }
 }

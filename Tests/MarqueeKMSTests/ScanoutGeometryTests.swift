@@ -1,4 +1,5 @@
-import MarqueeKMS
+import MarqueeCore
+@testable import MarqueeKMS
 import Testing
 
 @Suite struct ScanoutGeometryTests {
@@ -45,5 +46,34 @@ import Testing
         #expect(PlaneRequest("33") == .id(33))
         #expect(PlaneRequest("-1") == nil)
         #expect(PlaneRequest("cursor") == nil)
+    }
+}
+
+@Suite struct DMABufLayerTests {
+    static func fourcc(_ text: String) -> UInt32 {
+        text.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
+    static func layers(_ formats: [String]) -> DMABufDescriptor {
+        DMABufDescriptor(objects: [.init(fd: 3, size: 0, modifier: 0)],
+                         layers: formats.enumerated().map { index, format in
+                             .init(format: fourcc(format), planes: [.init(object: 0, offset: index * 1000, pitch: 64)])
+                         }, width: 64, height: 16)
+    }
+
+    @Test func separateLumaAndChromaLayersComposeToNV12() throws {
+        let layer = try #require(KMSVideoOutput.composedLayer(Self.layers(["R8  ", "GR88"])))
+        #expect(fourccName(layer.format) == "NV12")
+        #expect(layer.planes.map(\.offset) == [0, 1000])
+    }
+
+    @Test func tenBitLayersComposeToP010() throws {
+        #expect(fourccName(try #require(KMSVideoOutput.composedLayer(Self.layers(["R16 ", "GR32"]))).format) == "P010")
+    }
+
+    @Test func oneLayerIsTakenAsItIsAndOthersAreRefused() {
+        #expect(KMSVideoOutput.composedLayer(Self.layers(["NV12"])).map { fourccName($0.format) } == "NV12")
+        #expect(KMSVideoOutput.composedLayer(Self.layers(["R8  ", "R8  "])) == nil)
+        #expect(KMSVideoOutput.composedLayer(Self.layers(["R8  ", "GR88", "R8  "])) == nil)
     }
 }
