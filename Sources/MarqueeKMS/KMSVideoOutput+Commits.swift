@@ -83,6 +83,7 @@ extension KMSVideoOutput {
     func show(_ framebuffer: UInt32, _ geometry: ScanoutGeometry) throws(KMSError) -> HostTime {
         if let change = connectorWatch.poll(at: clock.now()) { try follow(change) }
         guard connectorWatch.isConnected else { return clock.now() }
+        onScreen = (framebuffer, geometry)
         guard !needsModeset else {
             try setMode(showing: framebuffer, geometry)
             needsModeset = false
@@ -91,6 +92,20 @@ extension KMSVideoOutput {
         }
         try flip(to: framebuffer, geometry)
         return try flips.waitForFlip(timeout: Self.flipTimeout) ?? clock.now()
+    }
+
+    /// Nothing to show (paused, finished): a display that came back gets
+    /// the picture last shown, with the mode set again.
+    public func maintain() {
+        guard let change = connectorWatch.poll(at: clock.now()) else { return }
+        do throws(KMSError) {
+            try follow(change)
+            guard needsModeset, connectorWatch.isConnected, let onScreen else { return }
+            try setMode(showing: onScreen.framebuffer, onScreen.geometry)
+            needsModeset = false
+        } catch {
+            options.onDisplayEvent?("display \(connector.name): \(error)")
+        }
     }
 
     /// A display that went and came back gets its mode set again (the same

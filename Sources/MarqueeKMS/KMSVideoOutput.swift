@@ -34,6 +34,8 @@ public final class KMSVideoOutput: RenderTargetOutput {
     /// The next frame sets the mode: the first one, and the first after the display came back.
     var needsModeset = true
     let connectorWatch: ConnectorWatch
+    /// The framebuffer on screen and where, to put it back on a display that returns while nothing plays.
+    var onScreen: (framebuffer: UInt32, geometry: ScanoutGeometry)?
     /// A decoder surface on screen (zero copy): its framebuffer and the frame that owns the surface.
     var importedOnScreen: (framebuffer: PrimeFramebuffer, frame: VideoFrame)?
     let flips: PageFlipEvents

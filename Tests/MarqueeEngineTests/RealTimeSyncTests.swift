@@ -2,8 +2,9 @@ import Marquee
 import MarqueeTestSupport
 import Testing
 
-/// Must-show 1: real time, headless, the audio clock as master.
-@Suite struct RealTimeSyncTests {
+/// Must-show 1: real time, headless, the audio clock as master. Serialized:
+/// a fixture encoded (or a second player run) beside a real-time run steals its CPU.
+@Suite(.serialized) struct RealTimeSyncTests {
     @Test func tenSecondsAt25fpsPresentsInOrderInSyncWithAudio() async throws {
         let path = try Fixtures.path(Fixtures.indexed(seconds: 10, fps: 25))
         let run = try Run([path], untimed: false)

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Must-show 6: periodic observers fire on time; removed ones never again.
-@Suite struct TimeObserverTests {
+@Suite(.serialized) struct TimeObserverTests {
     final class Witness: Sendable {}
 
     @Test func aPeriodicObserverFiresNearEachMultipleAndARemovedOneNeverAgain() async throws {

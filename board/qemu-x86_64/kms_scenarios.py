@@ -213,15 +213,19 @@ shot after
 
 def scenario_kms_hotplug(board, out):
     """A TV switched off and on again (the connector forced off, then on,
-    through sysfs): one line each way; nothing is committed while it is gone;
-    flips resume once it is back, with the mode set again and the picture right."""
+    through sysfs), playing and then paused: one line each way; nothing is
+    committed while it is gone; once it is back the mode is set again (a
+    commit the kernel's atomic log shows, even while paused), flips resume
+    when playing, and the picture is right."""
     share = tempfile.mkdtemp(prefix="kms-share-")
     clip = make_still(share)
     status = "/sys/class/drm/card0-Virtual-1/status"
     fb = "grep -A3 '^plane' /sys/kernel/debug/dri/0/state | grep -m1 'fb='"
     command = f"""
 mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
-marquee play /mnt/host/still.mp4 --loop item --audio-out null >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+mkfifo /tmp/ctl
+marquee play /mnt/host/still.mp4 --loop item --audio-out null --control text < /tmp/ctl >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+exec 3>/tmp/ctl
 sleep {SETTLE_S}
 echo off > {status}
 sleep 3
@@ -230,24 +234,45 @@ echo on > {status}
 sleep 4
 echo "back: $({fb}) $(usleep 300000; {fb}) $(usleep 300000; {fb})"
 shot back
-kill -TERM $pid; wait $pid; echo "exit $?"
+echo pause >&3
+sleep 2
+echo off > {status}
+sleep 3
+dmesg -c > /dev/null
+echo 0x10 > /sys/module/drm/parameters/debug
+echo on > {status}
+sleep 3
+echo 0 > /sys/module/drm/parameters/debug
+echo "paused commits: $(dmesg | grep -c 'drm_atomic_check_only.*checking')"
+echo "paused: $({fb}) $(sleep 1; {fb})"
+shot paused
+echo quit >&3
+wait $pid; echo "exit $?"
 """
     rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none", "--share", share], command, timeout=300)
     board.expect_ok(rc, stdout, stderr)
     errors = open(os.path.join(share, "errors.txt")).read()
     lines = [l for l in errors.splitlines() if "display Virtual-1" in l]
-    board.check(len(lines) == 2 and "disconnected" in lines[0] and "is back: 1280x800" in lines[1],
-                f"expected one line for the loss and one for the return:\n{errors}")
+    expected = ["disconnected", "is back: 1280x800", "disconnected", "is back: 1280x800"]
+    board.check(len(lines) == 4 and all(e in l for e, l in zip(expected, lines)),
+                f"expected one line for each loss and return:\n{errors}")
     board.check(marquee_errors(share) == "\n".join(lines), f"marquee reported more: {marquee_errors(share)}")
-    off = next((l for l in stdout.splitlines() if l.startswith("off:")), "").split()
-    back = next((l for l in stdout.splitlines() if l.startswith("back:")), "").split()
+
+    def fields(prefix):
+        return next((l for l in stdout.splitlines() if l.startswith(prefix)), "").split()
+
+    off, back, paused = fields("off:"), fields("back:"), fields("paused:")
     board.check(len(off) == 3 and off[1] == off[2], f"frames were committed while the display was gone: {off}")
     board.check(len(back) == 4 and len(set(back[1:])) >= 2, f"no flips after the display came back: {back}")
+    board.check(len(paused) == 3 and paused[1] == paused[2], f"flips while paused: {paused}")
+    commits = int(fields("paused commits:")[-1] or 0)
+    board.check(commits >= 2, f"paused, the returning display got {commits} atomic commits (TEST_ONLY + modeset expected)")
     board.check("exit 0" in stdout, f"marquee did not exit 0:\n{stdout}")
     raw = reference(clip, "resizeAspect", (320, 240), os.path.join(share, "ref.rgb"))
-    value = psnr(board, os.path.join(out, "back.png"), raw)
-    board.check(value >= 30, f"the picture after the display came back: PSNR {value:.1f} dB < 30")
-    return f"{lines[0].split(': ', 1)[1]} / {lines[1].split(': ', 1)[1]}; no commits while gone ({off[1]}), flips after, {value:.1f} dB"
+    values = [psnr(board, os.path.join(out, f"{name}.png"), raw) for name in ("back", "paused")]
+    board.check(min(values) >= 30, f"the picture after the display came back: PSNR {values} dB < 30")
+    return (f"playing and paused: one line each way, no commits while gone, {commits} commits on return while paused, "
+            f"flips after; {values[0]:.1f} / {values[1]:.1f} dB")
 
 
 def scenario_kms_displays(board, out):

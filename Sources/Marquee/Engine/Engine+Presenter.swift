@@ -38,11 +38,13 @@ extension Engine {
             }
             // Paused, the first frame after a seek is still shown (scrubbing).
             guard playing || local.firstAfterStart else {
+                configuration.videoOutput?.maintain()
                 Thread.sleep(forTimeInterval: 0.005)
                 continue
             }
             if local.pending == nil { local.pending = videoQueue.pop(timeout: 0.02) }
             guard let entry = local.pending else {
+                configuration.videoOutput?.maintain()
                 noteStarvation(&local)
                 continue
             }

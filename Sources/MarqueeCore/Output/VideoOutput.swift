@@ -27,10 +27,17 @@ public protocol VideoOutput: AnyObject {
     /// When false (the default) the pipeline downloads the frame to CPU
     /// memory first. Asked once per frame, on the presenter thread.
     func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool
+
+    /// Called often (every few ms) while the presenter has nothing to show:
+    /// paused, finished, or waiting for frames. An output keeps its last
+    /// picture up here, e.g. on a display that was switched off and on.
+    /// The default does nothing.
+    func maintain()
 }
 
 extension VideoOutput {
     public func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool { false }
+    public func maintain() {}
 }
 
 /// Where decoded sound goes: ALSA, a simulated device, a WAV file.
