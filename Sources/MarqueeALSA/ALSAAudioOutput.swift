@@ -66,7 +66,7 @@ public final class ALSAAudioOutput: AudioOutput, Sendable {
     /// The designated initialiser, with the opener as a seam for tests.
     init(_ configuration: Configuration, clock: (any HostClock)?, onEvent: @escaping @Sendable (Event) -> Void,
          opener: @escaping PCMOpener, requireDevice: Bool) throws(ALSAError) {
-        let clock = clock ?? SystemMonotonicClock()
+        let clock = clock ?? MonotonicClock()
         var device: (any PCMDevice)?
         var failure: ALSAError?
         do {
@@ -181,22 +181,5 @@ public final class ALSAAudioOutput: AudioOutput, Sendable {
         let end = clock.now()
         playback.withLock { $0.recordStall(from: start, to: end) }
         onEvent(.testStall(from: start, to: end))
-    }
-}
-
-/// CLOCK_MONOTONIC, the clock ALSA's timestamps are set to; the output's
-/// default. (Marquee's `MonotonicClock` is the same clock, but lives in the
-/// `Marquee` module, which a backend does not depend on.)
-struct SystemMonotonicClock: HostClock {
-    func now() -> HostTime {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return HostTime(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
-    }
-
-    func sleep(until deadline: HostTime) {
-        guard deadline.nanoseconds > 0 else { return }
-        var spec = timespec(tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
     }
 }
