@@ -123,13 +123,23 @@ final class Engine: @unchecked Sendable {
         self.configuration = configuration
         state = Mutex(State(queue: PlayQueue(items: items)))
         stats = PlaybackStats(keepsLog: configuration.keepsPresentationLog)
+        // Each thread names itself: on Linux a name set before start() never
+        // reaches the kernel, where top -H, perf and crash reports read it.
         threads = [
-            Thread { [unowned self] in runSource() },
-            Thread { [unowned self] in runPresenter() },
-            Thread { [unowned self] in runAudioWriter() },
+            Thread { [unowned self] in
+                Thread.current.name = "marquee.source"
+                runSource()
+            },
+            Thread { [unowned self] in
+                Thread.current.name = "marquee.present"
+                runPresenter()
+            },
+            Thread { [unowned self] in
+                Thread.current.name = "marquee.audio"
+                runAudioWriter()
+            },
         ]
-        for (thread, name) in zip(threads, ["marquee.source", "marquee.presenter", "marquee.audio"]) {
-            thread.name = name
+        for thread in threads {
             thread.stackSize = 1 << 20
             thread.start()
         }

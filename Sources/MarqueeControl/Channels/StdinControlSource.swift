@@ -28,8 +28,10 @@ public final class StdinControlSource: Sendable {
     }
 
     public func start() {
-        let thread = Thread { [self] in readLines() }
-        thread.name = "marquee.stdin"
+        let thread = Thread { [self] in
+            Thread.current.name = "marquee.stdin"
+            readLines()
+        }
         thread.start()
     }
 

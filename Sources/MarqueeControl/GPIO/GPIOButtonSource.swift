@@ -58,8 +58,11 @@ public final class GPIOButtonSource: Sendable {
         running.store(true, ordering: .sequentiallyConsistent)
         // The line moves to the thread; from here only that thread touches it.
         let box = LineBox(line: line, decoder: decoder)
-        let thread = Thread { [self] in watch(box) }
-        thread.name = "marquee.gpio.\(button.chip).\(button.line)"
+        let name = "marquee.gpio\(button.line)"
+        let thread = Thread { [self] in
+            Thread.current.name = name
+            watch(box)
+        }
         thread.start()
     }
 
