@@ -56,24 +56,15 @@ extension KMSVideoOutput {
             throw KMSError(call: "plane", code: ENODEV, device: device.path,
                            detail: "no \(request) plane with XRGB8888 or NV12 for CRTC \(crtc) (have: \(listing))")
         }
-        let background = try primary.flatMap { (plane) throws(KMSError) -> (plane: PlaneState, buffer: DumbBuffer)? in
-            guard plane.supports(xrgb) else { return nil }
-            return (try PlaneState(device: device, plane: plane.id, crtc: crtc),
-                    try DumbBuffer(device: device, width: mode.width, height: mode.height, fourcc: xrgb))
-        }
-        let prober = try PlaneProber(device: device, connector: atomic.connector, crtc: crtc, mode: mode, modeBlob: atomic.modeBlob,
-                                     primary: primary, background: background?.buffer)
-        var best: (plane: PlaneInfo, capabilities: PlaneCapabilities)?
-        for plane in candidates {
-            guard let found = try prober.capabilities(of: plane) else { continue }
-            if best == nil || found.score > best!.capabilities.score { best = (plane, found) }
-        }
-        guard let best else {
+        let prober = try PlaneProber(device: device, atomic: atomic, mode: mode, primary: primary)
+        guard let best = PlaneProber.best(of: try prober.capabilities(of: candidates)) else {
             throw KMSError(call: "plane", code: ENODEV, device: device.path,
                            detail: "TEST_ONLY commits: no \(request) plane can show video on CRTC \(crtc) at \(mode)")
         }
         atomic.video = try PlaneState(device: device, plane: best.plane.id, crtc: crtc)
-        if best.plane.kind != .primary { atomic.background = background }
+        if best.plane.kind != .primary, let primary = prober.primary, let buffer = prober.background {
+            atomic.background = (primary.state, buffer)
+        }
         return (best.plane, best.capabilities, atomic)
     }
 

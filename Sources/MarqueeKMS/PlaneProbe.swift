@@ -68,33 +68,46 @@ public struct PlaneCapabilities: Sendable, Encodable {
 /// driver names, and nothing reaches the screen.
 final class PlaneProber {
     private let device: DRMDevice
-    private let connector: UInt32
-    private let crtc: UInt32
-    private let modeBlob: ModeBlob
-    private let properties: (connector: PropertySet, crtc: PropertySet)
-    private let primary: PlaneInfo?
-    /// Full screen on the primary plane while an overlay is tested: many
-    /// drivers refuse a lit CRTC without its primary.
-    private let background: DumbBuffer?
-    private let screen: (width: Int, height: Int)
+    private let atomic: AtomicObjects
+    /// The primary plane, holding `background` while an overlay is tested:
+    /// many drivers refuse a lit CRTC without its primary.
+    let primary: (info: PlaneInfo, state: PlaneState)?
+    /// Full screen, XRGB8888 (where the primary takes it); the output keeps
+    /// it under an overlay for the borders.
+    let background: DumbBuffer?
+    private let screen: PixelRect
 
-    init(device: DRMDevice, connector: UInt32, crtc: UInt32, mode: DisplayMode, modeBlob: ModeBlob,
-         primary: PlaneInfo?, background: DumbBuffer?) throws(KMSError) {
+    init(device: DRMDevice, atomic: AtomicObjects, mode: DisplayMode, primary: PlaneInfo?) throws(KMSError) {
         self.device = device
-        self.connector = connector
-        self.crtc = crtc
-        self.modeBlob = modeBlob
-        self.primary = primary
-        self.background = background
-        screen = (mode.width, mode.height)
-        properties = (try PropertySet(device: device, object: connector, type: UInt32(DRM_MODE_OBJECT_CONNECTOR)),
-                      try PropertySet(device: device, object: crtc, type: UInt32(DRM_MODE_OBJECT_CRTC)))
+        self.atomic = atomic
+        screen = PixelRect(x: 0, y: 0, width: mode.width, height: mode.height)
+        let xrgb = marquee_drm_format_xrgb8888()
+        self.primary = try primary.map { (info) throws(KMSError) in (info, try PlaneState(device: device, plane: info.id, crtc: atomic.crtc)) }
+        background = primary?.supports(xrgb) == true ? try DumbBuffer(device: device, width: mode.width, height: mode.height, fourcc: xrgb) : nil
+    }
+
+    /// Those of `planes` that can show video, with what they can do, in their order.
+    func capabilities(of planes: [PlaneInfo]) throws(KMSError) -> [(plane: PlaneInfo, capabilities: PlaneCapabilities)] {
+        var found: [(plane: PlaneInfo, capabilities: PlaneCapabilities)] = []
+        for plane in planes {
+            if let capabilities = try capabilities(of: plane) { found.append((plane, capabilities)) }
+        }
+        return found
+    }
+
+    /// The best for video of what `capabilities(of:)` found: the highest score, the first of equals.
+    static func best(of found: [(plane: PlaneInfo, capabilities: PlaneCapabilities)]) -> (plane: PlaneInfo, capabilities: PlaneCapabilities)? {
+        var best: (plane: PlaneInfo, capabilities: PlaneCapabilities)?
+        for candidate in found where best.map({ candidate.capabilities.score > $0.capabilities.score }) ?? true { best = candidate }
+        return best
     }
 
     /// nil when the plane takes neither XRGB8888 nor NV12, or is an overlay
     /// that cannot show a picture smaller than the screen.
-    func capabilities(of plane: PlaneInfo) throws(KMSError) -> PlaneCapabilities? {
+    private func capabilities(of plane: PlaneInfo) throws(KMSError) -> PlaneCapabilities? {
         let xrgb = marquee_drm_format_xrgb8888(), nv12 = marquee_drm_format_nv12()
+        guard plane.supports(xrgb) || plane.supports(nv12) else { return nil }
+        let state = try PlaneState(device: device, plane: plane.id, crtc: atomic.crtc)
         // A probe picture well inside any mode (640x480 and up), scaled 2x for the scaling test.
         let (width, height) = (256, 144)
         let at = PixelRect(x: 16, y: 16, width: width, height: height)
@@ -102,9 +115,9 @@ final class PlaneProber {
         var found: [UInt32: PlaneCapabilities] = [:]
         for fourcc in [nv12, xrgb] where plane.supports(fourcc) {
             let buffer = try DumbBuffer(device: device, width: width, height: height, fourcc: fourcc)
-            let canScale = test(plane, buffer, destination: doubled)
+            let canScale = test(plane, state, buffer, destination: doubled)
             found[fourcc] = PlaneCapabilities(plane: plane.id, kind: plane.kind, format: fourccName(fourcc),
-                                              canPosition: canScale || test(plane, buffer, destination: at), canScale: canScale)
+                                              canPosition: canScale || test(plane, state, buffer, destination: at), canScale: canScale)
         }
         if plane.kind == .primary { return found[xrgb] ?? found[nv12] }
         // NV12 is worth it where the plane scales it; otherwise the CPU scales, into XRGB.
@@ -113,20 +126,17 @@ final class PlaneProber {
     }
 
     /// Whether the driver accepts `buffer` on `plane` at `destination`.
-    private func test(_ plane: PlaneInfo, _ buffer: DumbBuffer, destination: PixelRect) -> Bool {
+    private func test(_ plane: PlaneInfo, _ state: PlaneState, _ buffer: DumbBuffer, destination: PixelRect) -> Bool {
         do throws(KMSError) {
             let request = try AtomicRequest(device: device)
-            try request.set(connector, properties.connector, "CRTC_ID", UInt64(crtc))
-            try request.set(crtc, properties.crtc, "MODE_ID", UInt64(modeBlob.id))
-            try request.set(crtc, properties.crtc, "ACTIVE", 1)
-            if let primary, let background, primary.id != plane.id {
-                let full = PixelRect(x: 0, y: 0, width: screen.width, height: screen.height)
-                try PlaneState(device: device, plane: primary.id, crtc: crtc).set(request, framebuffer: background.framebuffer,
-                                                                                   source: full, destination: full)
+            try request.set(atomic.connector, atomic.connectorProperties, "CRTC_ID", UInt64(atomic.crtc))
+            try request.set(atomic.crtc, atomic.crtcProperties, "MODE_ID", UInt64(atomic.modeBlob.id))
+            try request.set(atomic.crtc, atomic.crtcProperties, "ACTIVE", 1)
+            if let primary, let background, primary.info.id != plane.id {
+                try primary.state.set(request, framebuffer: background.framebuffer, source: screen, destination: screen)
             }
-            try PlaneState(device: device, plane: plane.id, crtc: crtc)
-                .set(request, framebuffer: buffer.framebuffer,
-                     source: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height), destination: destination)
+            try state.set(request, framebuffer: buffer.framebuffer,
+                          source: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height), destination: destination)
             try request.commit(flags: DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_ATOMIC_ALLOW_MODESET)
             return true
         } catch {

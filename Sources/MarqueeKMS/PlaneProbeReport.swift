@@ -1,5 +1,3 @@
-import CDRM
-import CMarqueeShims
 import Glibc
 
 /// What each plane can do for video on a card's first connected display,
@@ -25,21 +23,12 @@ public struct PlaneProbeReport: Sendable, Encodable {
         try device.becomeMaster()
         let atomic = try AtomicObjects(device: device, connector: connector.id, crtc: crtc, mode: mode)
         let planes = inventory.planes.filter { $0.possibleCRTCs.contains(crtc) && ($0.kind == .primary || $0.kind == .overlay) }
-        let primary = planes.first { $0.kind == .primary }
-        let xrgb = marquee_drm_format_xrgb8888()
-        let background = try primary.flatMap { (plane) throws(KMSError) -> DumbBuffer? in
-            plane.supports(xrgb) ? try DumbBuffer(device: device, width: mode.width, height: mode.height, fourcc: xrgb) : nil
-        }
-        let prober = try PlaneProber(device: device, connector: connector.id, crtc: crtc, mode: mode, modeBlob: atomic.modeBlob,
-                                     primary: primary, background: background)
-        var found: [PlaneCapabilities] = []
-        for plane in planes {
-            if let capabilities = try prober.capabilities(of: plane) { found.append(capabilities) }
-        }
+        let prober = try PlaneProber(device: device, atomic: atomic, mode: mode, primary: planes.first { $0.kind == .primary })
+        let found = try prober.capabilities(of: planes)
         self.connector = connector.name
         self.crtc = crtc
         self.mode = mode.description
-        self.planes = found
-        videoPlane = found.max { $0.score < $1.score }?.plane
+        self.planes = found.map(\.capabilities)
+        videoPlane = PlaneProber.best(of: found)?.plane.id
     }
 }
