@@ -1,3 +1,4 @@
+import MarqueeCore
 extension MarqueeConfiguration {
     /// The configuration as a TOML document with every key spelt out, defaults
     /// included: what `marquee check-config` prints. Parsing it gives back an
@@ -44,7 +45,7 @@ extension MarqueeConfiguration {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func quote(_ text: String) -> String { TOMLTaggedJSON.quoted(text) }
+    private func quote(_ text: String) -> String { JSONString.quoted(text) }
 
     /// Always with a decimal point or exponent, so it reads back as a float.
     private func float(_ number: Double) -> String { TOMLTaggedJSON.floatText(number) }

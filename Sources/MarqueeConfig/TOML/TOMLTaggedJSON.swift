@@ -1,3 +1,4 @@
+import MarqueeCore
 /// The JSON form of the toml-test suite: every scalar becomes
 /// `{"type": "integer", "value": "42"}`, tables become objects and arrays
 /// arrays. Used by `toml-decoder` and tests.
@@ -12,7 +13,7 @@ public enum TOMLTaggedJSON {
         output += "{"
         for (index, entry) in table.entries.enumerated() {
             if index > 0 { output += "," }
-            output += quoted(entry.key) + ":"
+            output += JSONString.quoted(entry.key) + ":"
             write(entry.value, to: &output)
         }
         output += "}"
@@ -42,7 +43,7 @@ public enum TOMLTaggedJSON {
     }
 
     private static func tagged(_ type: String, _ value: String) -> String {
-        "{\"type\":\"\(type)\",\"value\":\(quoted(value))}"
+        "{\"type\":\"\(type)\",\"value\":\(JSONString.quoted(value))}"
     }
 
     static func floatText(_ number: Double) -> String {
@@ -55,24 +56,5 @@ public enum TOMLTaggedJSON {
         if minutes == 0 { return "Z" }
         let magnitude = abs(minutes)
         return (minutes < 0 ? "-" : "+") + pad(magnitude / 60, 2) + ":" + pad(magnitude % 60, 2)
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let digits = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
     }
 }

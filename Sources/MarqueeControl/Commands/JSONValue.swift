@@ -1,3 +1,4 @@
+import MarqueeCore
 import Foundation
 
 /// Any JSON value, for the fields of a JSON command whose type is not fixed
@@ -37,10 +38,10 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         case .bool(let flag): flag ? "true" : "false"
         case .integer(let integer): String(integer)
         case .number(let number): number.isFinite ? Self.text(number) : "null"
-        case .string(let text): Self.quoted(text)
+        case .string(let text): JSONString.quoted(text)
         case .array(let elements): "[" + elements.map(\.jsonText).joined(separator: ",") + "]"
         case .object(let members):
-            "{" + members.keys.sorted().map { Self.quoted($0) + ":" + members[$0]!.jsonText }.joined(separator: ",") + "}"
+            "{" + members.keys.sorted().map { JSONString.quoted($0) + ":" + members[$0]!.jsonText }.joined(separator: ",") + "}"
         }
     }
 
@@ -48,24 +49,6 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 
-    /// A JSON string literal with quotes, backslashes and control characters escaped.
-    public static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
-                let digits = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
-    }
 
     /// Deepest nesting of arrays and objects in `text` (strings skipped), to
     /// refuse absurd input before a recursive decoder sees it.

@@ -1,3 +1,4 @@
+import MarqueeCore
 import Synchronization
 
 /// Carries out control commands on a player and says how each went. One
@@ -115,7 +116,7 @@ public struct ControlReply: Sendable, Equatable {
         case (.json, .success(let result)):
             "{\"id\":\((id ?? .null).jsonText),\"result\":\(Self.json(result).jsonText)}"
         case (.json, .failure(let error)):
-            "{\"id\":\((id ?? .null).jsonText),\"error\":\(JSONValue.quoted(error.message))}"
+            "{\"id\":\((id ?? .null).jsonText),\"error\":\(JSONString.quoted(error.message))}"
         }
     }
 
