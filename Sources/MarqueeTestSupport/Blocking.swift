@@ -4,15 +4,15 @@ import Foundation
 /// thread, not on Swift concurrency's cooperative threads: there are only as
 /// many of those as cores (two here), and a test blocking one stalls every
 /// other test in the run. Checks (`#expect`) stay in the async test body.
-enum Blocking {
-    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public enum Blocking {
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread { continuation.resume(with: Result { try body() }) }
             thread.start()
         }
     }
 
-    static func sleep(_ seconds: Double) async throws {
+    public static func sleep(_ seconds: Double) async throws {
         try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
     }
 }
