@@ -7,12 +7,26 @@ import MarqueeCore
 /// by `readTimeout`, so a stalled stream surfaces as an error, not a hang.
 public final class Demuxer {
     let context: FormatContext
-    public let media: MediaDescription
+    /// The streams; without stream info, pixel and sample formats and codec
+    /// profiles are unknown.
+    public private(set) var media: MediaDescription
     /// Seconds a single read may block before it fails.
     public var readTimeout: Double = 10
 
-    public init(source: String, openTimeout: Double = 10) throws(FFmpegError) {
-        context = try FormatContext(source: source, timeout: openTimeout)
+    /// - Parameter headerWillDo: for a fast start, trust an MP4/MOV header
+    ///   that describes every stream (see `FormatContext`); the playback path
+    ///   uses it, and `readStreamInfo()` completes the picture on demand.
+    public init(source: String, openTimeout: Double = 10, headerWillDo: Bool = false) throws(FFmpegError) {
+        context = try FormatContext(source: source, timeout: openTimeout, headerWillDo: headerWillDo)
+        media = MediaProber.describe(context)
+    }
+
+    /// Reads the stream info opening left out (VA-API needs the codec
+    /// profile and bit depth); does nothing when it is there. Call it before
+    /// the first `read`.
+    public func readStreamInfo() throws(FFmpegError) {
+        guard !context.hasStreamInfo else { return }
+        try context.readStreamInfo()
         media = MediaProber.describe(context)
     }
 

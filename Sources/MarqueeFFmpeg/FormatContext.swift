@@ -8,11 +8,23 @@ final class FormatContext {
     let source: String
     let pointer: UnsafeMutablePointer<AVFormatContext>
     let deadline: IODeadline
+    /// Whether `avformat_find_stream_info` has run: the codec profile, pixel
+    /// and sample formats are known only after it.
+    private(set) var hasStreamInfo = false
+    private let timeout: Double?
 
     /// Opens `source` and reads enough to know its streams.
-    /// - Parameter timeout: seconds allowed for opening and probing; a source
-    ///   that takes longer fails with an interrupted error instead of hanging.
-    init(source: String, timeout: Double? = 10) throws(FFmpegError) {
+    /// - Parameters:
+    ///   - timeout: seconds allowed for opening and probing; a source that
+    ///     takes longer fails with an interrupted error instead of hanging.
+    ///   - headerWillDo: take the streams as an MP4/MOV header describes
+    ///     them (codec, size, rate, channels, timing) and leave
+    ///     `avformat_find_stream_info`, which decodes the first frames of
+    ///     every stream (100 ms for a 1080p H.264 keyframe), to
+    ///     `readStreamInfo()`. Other containers, whose headers leave things
+    ///     out, are probed as usual.
+    init(source: String, timeout: Double? = 10, headerWillDo: Bool = false) throws(FFmpegError) {
+        self.timeout = timeout
         self.source = source
         deadline = IODeadline()
         guard var context = avformat_alloc_context() else {
@@ -32,14 +44,50 @@ final class FormatContext {
         try check(avformat_open_input(&opened, source, nil, &options), "avformat_open_input", source: source)
         context = opened!
         pointer = context
-        do throws(FFmpegError) {
-            try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info", source: source)
-        } catch {
-            var doomed: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&doomed)
-            throw error
+        if !(headerWillDo && headerDescribesStreams) {
+            do throws(FFmpegError) {
+                try findStreamInfo()
+            } catch {
+                var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+                avformat_close_input(&doomed)
+                throw error
+            }
         }
         deadline.arm(seconds: nil)
+    }
+
+    /// Runs `avformat_find_stream_info` if opening left it out.
+    func readStreamInfo() throws(FFmpegError) {
+        guard !hasStreamInfo else { return }
+        deadline.arm(seconds: timeout)
+        defer { deadline.arm(seconds: nil) }
+        try findStreamInfo()
+    }
+
+    private func findStreamInfo() throws(FFmpegError) {
+        try check(avformat_find_stream_info(pointer, nil), "avformat_find_stream_info", source: source)
+        hasStreamInfo = true
+    }
+
+    /// An MP4/MOV header whose every audio and video stream states its codec,
+    /// size or rate and channels, and where it starts (the sample tables
+    /// give that); Matroska, MPEG-TS and raw streams are found out by reading.
+    private var headerDescribesStreams: Bool {
+        guard containerFormat.hasPrefix("mov,") else { return false }
+        return (0..<streamCount).allSatisfy { index in
+            let stream = self.stream(index).pointee
+            let parameters = stream.codecpar.pointee
+            switch parameters.codec_type {
+            case AVMEDIA_TYPE_VIDEO:
+                return parameters.codec_id != AV_CODEC_ID_NONE && parameters.width > 0 && parameters.height > 0
+                    && stream.start_time != noTimestamp && stream.avg_frame_rate.den > 0
+            case AVMEDIA_TYPE_AUDIO:
+                return parameters.codec_id != AV_CODEC_ID_NONE && parameters.sample_rate > 0
+                    && parameters.ch_layout.nb_channels > 0 && stream.start_time != noTimestamp
+            default:
+                return true
+            }
+        }
     }
 
     deinit {
@@ -65,10 +113,16 @@ final class FormatContext {
         return MediaTime(value: value, timescale: AV_TIME_BASE)
     }
 
+    /// Where the input starts: libavformat's figure, or without stream info
+    /// (which computes it) the earliest start of a stream, as libavformat
+    /// would compute it.
     var startTime: MediaTime {
         let value = pointer.pointee.start_time
-        guard value != noTimestamp else { return .zero }
-        return MediaTime(value: value, timescale: AV_TIME_BASE)
+        if value != noTimestamp { return MediaTime(value: value, timescale: AV_TIME_BASE) }
+        let starts = (0..<streamCount).map { stream($0).pointee }
+            .filter { [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO].contains($0.codecpar.pointee.codec_type) && $0.start_time != noTimestamp }
+            .map { MediaTime(libav: $0.start_time, timeBase: $0.time_base) }
+        return starts.min() ?? .zero
     }
 
     var metadata: [String: String] { dictionary(pointer.pointee.metadata) }

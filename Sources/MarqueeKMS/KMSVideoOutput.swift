@@ -142,8 +142,12 @@ public final class KMSVideoOutput: RenderTargetOutput {
             scratchSize = bytes
         }
         pendingRotation = (rotation, uprightWidth, uprightHeight)
+        let crop = geometry.pictureCrop.map {
+            let upright = SoftwareRotation.uprightRect(of: $0, width: frame.width, height: frame.height, rotatedBy: rotation)
+            return (upright.x, upright.y, upright.width, upright.height)
+        }
         return RenderTarget(buffer: index, planes: [MutableImagePlane(base: scratch!, bytesPerRow: uprightWidth * 4, rows: uprightHeight)],
-                            format: .xrgb8888, width: uprightWidth, height: uprightHeight)
+                            format: .xrgb8888, width: uprightWidth, height: uprightHeight, crop: crop)
     }
 
     /// Buffers of the size this picture needs (a new item may differ in

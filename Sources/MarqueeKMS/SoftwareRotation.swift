@@ -19,4 +19,15 @@ enum SoftwareRotation {
             }
         }
     }
+
+    /// The part of the upright `width` x `height` picture that `rotate` turns
+    /// into `rect` of the turned picture: where to crop before turning.
+    static func uprightRect(of rect: PixelRect, width: Int, height: Int, rotatedBy degrees: Int) -> PixelRect {
+        switch degrees {
+        case 90: PixelRect(x: rect.y, y: height - rect.x - rect.width, width: rect.height, height: rect.width)
+        case 180: PixelRect(x: width - rect.x - rect.width, y: height - rect.y - rect.height, width: rect.width, height: rect.height)
+        case 270: PixelRect(x: width - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
+        default: rect
+        }
+    }
 }

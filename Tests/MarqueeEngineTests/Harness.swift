@@ -44,7 +44,8 @@ final class Run: Sendable {
     let events = Mutex<[PlayerEvent]>([])
 
     init(_ sources: [String], untimed: Bool, wav: Bool = false, audio: Bool = true, loop: LoopMode = .none,
-         passes: Int? = nil, keepsLog: Bool = true, between: PauseBetweenItems = .cut) throws {
+         passes: Int? = nil, keepsLog: Bool = true, between: PauseBetweenItems = .cut,
+         makeAudioOutput: ((AudioFormat, any HostClock) -> any AudioOutput)? = nil) throws {
         let videoClock: any HostClock = untimed ? VirtualClock() : MonotonicClock()
         let audioClock: any HostClock = untimed ? VirtualClock() : videoClock
         video = RecordingVideoOutput(clock: videoClock)
@@ -52,7 +53,9 @@ final class Run: Sendable {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-\(UUID().uuidString).wav").path
         audioPath = wav ? path : nil
         var audioOutput: (any AudioOutput)?
-        if audio {
+        if let makeAudioOutput {
+            audioOutput = makeAudioOutput(format, audioClock)
+        } else if audio {
             audioOutput = wav ? try WAVAudioOutput(path: path, format: format, clock: audioClock)
                 : NullAudioOutput(format: format, clock: audioClock)
         }

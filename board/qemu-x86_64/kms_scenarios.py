@@ -140,7 +140,7 @@ def scenario_kms_virtio(board, out):
 
 
 def scenario_kms_rotation(board, out):
-    return frame_scenario(board, out, "bochs", ["resizeAspect"], rotate=True)
+    return frame_scenario(board, out, "bochs", ["resizeAspect", "resizeAspectFill"], rotate=True)
 
 
 def scenario_kms_legacy(board, out):

@@ -57,11 +57,15 @@ extension Engine {
             } catch {
                 // A device error must not stop the picture: the clock runs on
                 // from its last reading and the next write tries again.
-                stats.update { $0.underruns += 1 }
+                stats.update { $0.audioWriteErrors += 1 }
                 return
             }
         }
-        stats.update { $0.audioFramesWritten += buffer.frameCount }
+        let underruns = output.underruns
+        stats.update {
+            $0.audioFramesWritten += buffer.frameCount
+            $0.underruns = underruns
+        }
         // Input consumed so far, in timeline seconds; the stretcher holds back a little.
         let consumedEnd = audio.timeline + audio.buffer.duration.seconds - stretcher.latency(rate: rate)
         let (delay, at) = output.delay()

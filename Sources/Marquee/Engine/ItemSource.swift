@@ -50,7 +50,7 @@ final class ItemSource {
          onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
         self.onSoftwareFallback = onSoftwareFallback
-        let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout)
+        let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout, headerWillDo: true)
         self.demuxer = demuxer
         media = demuxer.media
         guard demuxer.media.isPlayable else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }

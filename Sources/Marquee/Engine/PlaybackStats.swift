@@ -36,7 +36,11 @@ public final class PlaybackStats: Sendable {
         public var decodeErrors = 0
         public var endNotifications = 0
         public var audioFramesWritten = 0
+        /// Times the audio device ran dry (`AudioOutput.underruns`).
         public var underruns = 0
+        /// Audio buffers a device error kept from being written (the clock
+        /// ran on without them).
+        public var audioWriteErrors = 0
         public var avOffsetP50Ms: Double?
         public var avOffsetP99Ms: Double?
         public var avOffsetMaxMs: Double?

@@ -52,6 +52,7 @@ public final class WAVAudioOutput: AudioOutput, Sendable {
     public func pause() { device.pause() }
     public func resume() { device.resume() }
     public func discard() { device.discard() }
+    public var underruns: Int { device.underruns }
 
     /// Waits until the device has played everything, then writes the final
     /// sizes into the header, so the file is complete even if the process dies.

@@ -85,9 +85,11 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
 
     func update(_ body: (inout State) -> Void) { state.withLock { body(&$0) } }
 
+    /// A description from `load()` is kept: the player's own, from a fast
+    /// open, may lack pixel and sample formats.
     func markReady(_ media: MediaDescription) {
         update {
-            $0.media = media
+            $0.media = $0.media ?? media
             $0.status = .readyToPlay
             $0.error = nil
         }

@@ -98,30 +98,6 @@ public enum DisplayModeRequest: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// `plane = "auto" | "primary" | "overlay"`, or a KMS plane id.
-public enum PlaneChoice: Sendable, Equatable, CustomStringConvertible {
-    case auto, primary, overlay
-    case id(Int)
-
-    public init?(_ text: String) {
-        switch text {
-        case "auto": self = .auto
-        case "primary": self = .primary
-        case "overlay": self = .overlay
-        default: return nil
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .auto: "auto"
-        case .primary: "primary"
-        case .overlay: "overlay"
-        case .id(let id): String(id)
-        }
-    }
-}
-
 /// An sRGB colour written `"#RRGGBB"` (or `"RRGGBB"`, as `--background` takes it).
 public struct RGBColor: Sendable, Equatable, CustomStringConvertible {
     public let red: UInt8

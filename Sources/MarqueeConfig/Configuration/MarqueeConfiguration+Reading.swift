@@ -104,9 +104,9 @@ extension MarqueeConfiguration.Display {
         reader.read(&mode, "mode", described: "preferred, highest, match-frame-rate or a mode like \"1920x1080@60\"",
                     parse: DisplayModeRequest.init)
         if let value = reader.value("plane") {
-            if let id = value.integer, id >= 0, let exact = Int(exactly: id) {
+            if let id = value.integer, let exact = UInt32(exactly: id) {
                 plane = .id(exact)
-            } else if let text = value.string, let choice = PlaneChoice(text) {
+            } else if let text = value.string, let choice = PlaneRequest(text) {
                 plane = choice
             } else {
                 reader.error("plane", "expected \"auto\", \"primary\", \"overlay\" or a plane id, found \(value.string.map { "'\($0)'" } ?? value.typeName)",

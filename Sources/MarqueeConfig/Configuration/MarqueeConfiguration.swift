@@ -21,7 +21,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// Connector name as the kernel gives it ("HDMI-A-1"); "auto" takes the first connected.
         public var connector = "auto"
         public var mode = DisplayModeRequest.preferred
-        public var plane = PlaneChoice.auto
+        public var plane = PlaneRequest.auto
         public var gravity = Gravity.resizeAspect
         /// Clockwise rotation of the picture in degrees (0, 90, 180, 270);
         /// nil ("auto") follows the video's own rotation.

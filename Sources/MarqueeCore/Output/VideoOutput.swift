@@ -64,4 +64,8 @@ public protocol AudioOutput: AnyObject {
     func discard()
     /// Blocks until everything written has been played (end of playback).
     func drain() throws
+
+    /// Times the device ran dry while playing (a gap was heard), since the
+    /// output was made.
+    var underruns: Int { get }
 }

@@ -18,6 +18,11 @@ public final class VAAPIVideoDecoder: VideoDecoding {
     /// size), then opens libavcodec on the device.
     /// - Throws: `HardwareDecodingError` saying what is missing or which call failed.
     public init(demuxer: Demuxer, stream index: Int, device path: String) throws(HardwareDecodingError) {
+        do throws(FFmpegError) {
+            try demuxer.readStreamInfo()
+        } catch {
+            throw .libav(device: path, error)
+        }
         let stream = demuxer.stream(index)
         try VADevice(path: path).checkDecodes(stream.pointee.codecpar)
         do throws(FFmpegError) {

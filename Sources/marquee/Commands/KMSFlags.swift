@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 import MarqueeKMS
 
 /// The display flags of `marquee play`: --card, --connector, --mode,
