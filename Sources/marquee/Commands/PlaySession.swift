@@ -92,7 +92,8 @@ final class SignalWatcher: @unchecked Sendable {
     func requestStop() { continuation.yield(SIGTERM) }
 }
 
-/// The one-line status on a terminal: time, duration, A-V offset, drops.
+/// The one-line status on a terminal: time, duration, A-V offset, drops,
+/// audio underruns, decoder.
 /// `@unchecked Sendable`: the timer is thread-safe to cancel; nothing else is shared.
 final class StatusLine: @unchecked Sendable {
     private let timer: any DispatchSourceTimer
@@ -107,8 +108,8 @@ final class StatusLine: @unchecked Sendable {
             let total = duration?.isNumeric == true ? String(format: "%.1f", duration!.seconds) : "--"
             let offset = stats.avOffsetP50Ms.map { String(format: "%.1f ms", $0) } ?? "--"
             let decoder = stats.hwdec ?? "--"
-            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d  %@   ", time, total, offset,
-                                                        stats.framesDropped, decoder).utf8))
+            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d  underruns %d  %@   ", time, total,
+                                                        offset, stats.framesDropped, stats.underruns, decoder).utf8))
         }
         timer.resume()
     }
