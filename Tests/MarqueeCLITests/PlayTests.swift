@@ -53,6 +53,14 @@ import Testing
         #expect(try Self.stats(statsPath).framesPresented == 20)
     }
 
+    @Test func aStartPastTheEndEndsPlayback() throws {
+        let clip = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 10, size: "160x120"))
+        let result = try MarqueeExecutable.run(["play", clip, "--start", "100", "--video-out", "null", "--audio-out", "null",
+                                                "--hwdec", "software"], timeout: 20)
+        #expect(!result.timedOut, "marquee play --start past the end did not end")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         #expect(try MarqueeExecutable.run(["play", "x.mp4", "--loop", "sometimes"]).status == 2)
         #expect(try MarqueeExecutable.run(["play", "x.mp4", "--rate", "0"]).status == 2)

@@ -1,5 +1,6 @@
 import Marquee
 import MarqueeTestSupport
+import Synchronization
 import Testing
 
 /// Must-show 3: exact seeks land on the frame at the time; default seeks on the keyframe before.
@@ -57,5 +58,26 @@ import Testing
         #expect(!a)
         #expect(b)
         run.player.stop()
+    }
+
+    /// A seek past the end lands on the end: it completes, even paused before
+    /// anything was shown, and playing then finishes at once. (It used to wait
+    /// for a first frame that never came: `--start` past the end hung.)
+    @Test(arguments: [true, false])
+    func aSeekPastTheEndCompletesAndPlaybackFinishes(withVideo: Bool) async throws {
+        let path = withVideo ? try Fixtures.path(Fixtures.indexed(seconds: 2, fps: Self.fps))
+            : "\(SharedMedia.directory)/androidx/sample_audio_only.mp4"
+        let run = try Run([path], untimed: false)
+        let result = Mutex<Bool?>(nil)
+        Task {
+            let finished = await run.player.seek(to: MediaTime(seconds: 100, preferredTimescale: 1000),
+                                                 toleranceBefore: .zero, toleranceAfter: .zero)
+            result.withLock { $0 = finished }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while result.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(result.withLock { $0 } == true, "the seek past the end did not complete")
+        try await run.playToEnd(timeout: 10)
+        #expect(run.video.frames.isEmpty, "a frame from before the end was shown")
     }
 }

@@ -28,7 +28,10 @@ extension Engine {
 
     /// `stage` has presented everything of `serial`. Playback ends when every
     /// stage `segment` uses has finished, so neither stream is cut short.
+    /// A seek waiting on `serial` completes here: nothing more of it will be
+    /// presented (a seek past the end lands on the end).
     func stageFinished(_ stage: Stage, serial: Int, segment: Segment?) {
+        completeSeeks(serial: serial)
         let done = state.withLock { state -> Bool in
             guard state.serial == serial else { return false }
             state.finishedStages.insert(stage)
