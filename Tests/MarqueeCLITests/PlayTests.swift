@@ -53,6 +53,18 @@ import Testing
         #expect(try Self.stats(statsPath).framesPresented == 20)
     }
 
+    /// A looping playlist meets its broken item on every pass: one line in all.
+    @Test func aBrokenItemInALoopingPlaylistIsReportedOnce() throws {
+        let clip = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 10, size: "160x120"))
+        let statsPath = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString).json").path
+        let result = try MarqueeExecutable.run(["play", clip, "/missing/clip.mp4", "--loop", "playlist", "--loops", "3", "--untimed",
+                                                "--hwdec", "software", "--stats", statsPath])
+        #expect(result.status == 0)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        let frames = try Self.stats(statsPath).framesPresented
+        #expect(frames >= 30 && frames % 10 == 0, "\(frames) frames: not whole passes, or fewer than 3")
+    }
+
     @Test func aStartPastTheEndEndsPlayback() throws {
         let clip = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 10, size: "160x120"))
         let result = try MarqueeExecutable.run(["play", clip, "--start", "100", "--video-out", "null", "--audio-out", "null",

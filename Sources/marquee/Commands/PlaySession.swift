@@ -4,13 +4,15 @@ import Synchronization
 
 /// Follows a playing player's events: reports failed items in one line each,
 /// counts playlist passes, and returns when playback is over or a signal
-/// asks to stop.
+/// asks to stop. A broken item in a looping playlist fails on every pass:
+/// its line is written the first time, not once a pass for months.
 final class PlaySession: Sendable {
     let player: QueuePlayer
     /// `--loops` with `--loop playlist`: stop after this many passes of the list.
     let loops: Int?
     let itemCount: Int
     private let failed = Mutex<Int>(0)
+    private let reported = Mutex<Set<String>>([])
     /// Memory and descriptors every `resourceSampleInterval` item ends, for `--stats`.
     private let samples = Mutex<[ResourceSample]>([])
     static let resourceSampleInterval = 50
@@ -39,8 +41,13 @@ final class PlaySession: Sendable {
                     switch event {
                     case .itemStatusChanged(let item, .failed):
                         failed.withLock { $0 += 1 }
-                        Diagnostics.error(item.error.map { "\($0)" } ?? "\(item): cannot be played")
-                    case .failedToPlayToEnd(_, let error), .videoOutputFailed(let error):
+                        reportOnce(item.error.map { "\($0)" } ?? "\(item): cannot be played")
+                        // The item's turn in the pass is over.
+                        ends += 1
+                        if let loops, ends >= loops * itemCount { player.loopMode = .none }
+                    case .failedToPlayToEnd(_, let error):
+                        reportOnce("\(error)")
+                    case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
                     case .videoDecodingFellBack(let item, let reason):
                         Diagnostics.error("\(item.asset.source): \(reason)")
@@ -60,6 +67,10 @@ final class PlaySession: Sendable {
             await group.next()
             group.cancelAll()
         }
+    }
+
+    private func reportOnce(_ line: String) {
+        if reported.withLock({ $0.insert(line).inserted }) { Diagnostics.error(line) }
     }
 }
 
