@@ -22,6 +22,26 @@ import Testing
         #expect(run.player.stats.snapshot.seams.count == 5)
     }
 
+    /// `loopPasses` on a looped playlist: exactly that many passes of the
+    /// queue, though the source reads the next pass before this one has
+    /// played out; a broken item still takes its turn in each.
+    @Test(arguments: [1, 3])
+    func loopPassesPlaysThatManyPassesOfThePlaylist(passes: Int) async throws {
+        let one = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 25))
+        let two = try Fixtures.path(Fixtures.indexed(seconds: 2, fps: 25))
+        let run = try Run([one, "/nonexistent/missing.mp4", two], untimed: true, loop: .playlist, passes: passes)
+        try await run.playToEnd()
+        let expected = (0..<passes).flatMap { _ in Array(0..<25) + Array(0..<50) }
+        #expect(run.video.frames.map(\.index) == expected.map(Optional.some))
+    }
+
+    @Test func loopPassesOnAOneItemPlaylist() async throws {
+        let one = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 25))
+        let run = try Run([one], untimed: true, loop: .playlist, passes: 2)
+        try await run.playToEnd()
+        #expect(run.video.frames.map(\.index) == (Array(0..<25) + Array(0..<25)).map(Optional.some))
+    }
+
     @Test func insertRemoveAndAdvanceFollowAVQueuePlayer() throws {
         let path = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 25))
         let a = PlayerItem(source: path), b = PlayerItem(source: path), c = PlayerItem(source: path)

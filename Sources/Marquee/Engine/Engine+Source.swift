@@ -74,6 +74,7 @@ extension Engine {
     /// move to the next item, placed right after this one on the timeline.
     private func nextAfterPass(of source: ItemSource, serial: Int, segmentID: Int) throws -> ItemSource? {
         if itemAfter(source.item, pass: source.pass) === source.item {
+            noteStep(from: source.item, to: source.item)
             _ = try source.startNextPass(segmentID: segmentID)
             return source
         }
@@ -93,6 +94,7 @@ extension Engine {
         guard let opened = openPlayable(startingWith: following, reusing: following === source.item ? source : nil, serial: serial) else {
             return nil
         }
+        noteStep(from: source.item, to: opened.item)
         do {
             _ = try opened.start(at: .zero, timelineStart: timelineStart, segmentID: segmentID, exact: false)
             return opened

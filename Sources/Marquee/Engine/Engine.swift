@@ -74,8 +74,11 @@ final class Engine: @unchecked Sendable {
     struct State: Sendable {
         var queue: PlayQueue<PlayerItem>
         var loop = LoopMode.none
-        /// With `.item` looping: how many passes to play in all (nil = forever).
+        /// With `.item` or `.playlist` looping: how many passes (of the item,
+        /// of the whole queue) to play in all (nil = forever).
         var passLimit: Int?
+        /// Times the source has gone back to the start of the queue.
+        var playlistWraps = 0
         var action = ActionAtItemEnd.advance
         var serial = 0
         var start: StartRequest?
@@ -223,9 +226,30 @@ final class Engine: @unchecked Sendable {
             guard let index = sequence.firstIndex(where: { $0 === item }) else { return state.queue.current }
             if state.loop == .none, state.action != .advance { return nil }
             let next = index + 1
-            if next < sequence.count { return sequence[next] }
-            return state.loop == .playlist ? sequence.first : nil
+            // `sequence` starts at the item presented now, not at the queue's start.
+            let candidate = next < sequence.count ? sequence[next] : state.loop == .playlist ? sequence.first : nil
+            if state.loop == .playlist, let limit = state.passLimit, let candidate,
+               Self.wraps(from: item, to: candidate, in: state.queue), state.playlistWraps + 1 >= limit {
+                return nil
+            }
+            return candidate
         }
+    }
+
+    /// The source moved on from `item` to `next`: a new pass of the queue if
+    /// `next` comes first in the queue's order (counted for `passLimit`).
+    func noteStep(from item: PlayerItem, to next: PlayerItem) {
+        state.withLock { state in
+            if state.loop == .playlist, Self.wraps(from: item, to: next, in: state.queue) { state.playlistWraps += 1 }
+        }
+    }
+
+    /// `played + items` keeps the queue's order as items are presented and
+    /// as a playlist wraps, while the source reads ahead of both.
+    private static func wraps(from item: PlayerItem, to next: PlayerItem, in queue: PlayQueue<PlayerItem>) -> Bool {
+        let order = queue.played + queue.items
+        guard let from = order.firstIndex(where: { $0 === item }), let to = order.firstIndex(where: { $0 === next }) else { return false }
+        return to <= from
     }
 
     func itemIndex(_ item: PlayerItem) -> Int {

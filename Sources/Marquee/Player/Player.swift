@@ -95,11 +95,17 @@ public class Player: @unchecked Sendable {
         set { engine.state.withLock { $0.loop = newValue } }
     }
 
-    /// With `loopMode == .item`, how many passes to play before stopping
-    /// (nil = forever). Counted from the item's first pass.
+    /// How many passes to play before stopping (nil = forever): of the item
+    /// with `loopMode == .item`, counted from its first pass; of the whole
+    /// queue with `.playlist`, counted from when this is set.
     public var loopPasses: Int? {
         get { engine.state.withLock { $0.passLimit } }
-        set { engine.state.withLock { $0.passLimit = newValue } }
+        set {
+            engine.state.withLock {
+                $0.passLimit = newValue
+                $0.playlistWraps = 0
+            }
+        }
     }
 
     public var currentItem: PlayerItem? { engine.state.withLock { $0.queue.current } }

@@ -122,11 +122,11 @@ struct PlayCommand: Subcommand {
         }
         let player = QueuePlayer(items: inputs.map(PlayerItem.init(source:)), configuration: configuration)
         player.loopMode = loop
-        if loop == .item { player.loopPasses = loops }
+        player.loopPasses = loops
         player.volume = Float(settings.configuration.audio.volume)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
                                     configPath: settings.path, overrides: settings.overrides)
-        let session = PlaySession(player: player, loops: loop == .playlist ? loops : nil, itemCount: inputs.count)
+        let session = PlaySession(player: player)
         let events = player.events()
         if rate != 1 { player.rate = rate } else { player.play() }
         if let start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }

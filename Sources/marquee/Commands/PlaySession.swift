@@ -3,14 +3,11 @@ import Marquee
 import Synchronization
 
 /// Follows a playing player's events: reports failed items in one line each,
-/// counts playlist passes, and returns when playback is over or a signal
-/// asks to stop. A broken item in a looping playlist fails on every pass:
+/// samples resources, and returns when playback is over or a signal asks to
+/// stop. A broken item in a looping playlist fails on every pass:
 /// its line is written the first time, not once a pass for months.
 final class PlaySession: Sendable {
     let player: QueuePlayer
-    /// `--loops` with `--loop playlist`: stop after this many passes of the list.
-    let loops: Int?
-    let itemCount: Int
     private let failed = Mutex<Int>(0)
     private let reported = Mutex<Set<String>>([])
     /// Memory and descriptors every `resourceSampleInterval` item ends, for `--stats`.
@@ -24,10 +21,8 @@ final class PlaySession: Sendable {
 
     var resourceSamples: [ResourceSample] { samples.withLock { $0 } }
 
-    init(player: QueuePlayer, loops: Int?, itemCount: Int) {
+    init(player: QueuePlayer) {
         self.player = player
-        self.loops = loops
-        self.itemCount = itemCount
     }
 
     var failures: Int { failed.withLock { $0 } }
@@ -42,9 +37,6 @@ final class PlaySession: Sendable {
                     case .itemStatusChanged(let item, .failed):
                         failed.withLock { $0 += 1 }
                         reportOnce(item.error.map { "\($0)" } ?? "\(item): cannot be played")
-                        // The item's turn in the pass is over.
-                        ends += 1
-                        if let loops, ends >= loops * itemCount { player.loopMode = .none }
                     case .failedToPlayToEnd(_, let error):
                         reportOnce("\(error)")
                     case .videoOutputFailed(let error):
@@ -56,7 +48,6 @@ final class PlaySession: Sendable {
                         if ends % Self.resourceSampleInterval == 0, let usage = ResourceUsage.current() {
                             samples.withLock { $0.append(ResourceSample(ends: ends, usage: usage)) }
                         }
-                        if let loops, ends >= loops * itemCount { player.loopMode = .none }
                     case .playbackFinished:
                         return
                     default:
