@@ -1,12 +1,4 @@
-/// How the picture fills the screen (AVLayerVideoGravity).
-public enum VideoGravity: String, Sendable, Codable, CaseIterable {
-    /// Whole picture visible, aspect kept, borders in the background colour.
-    case resizeAspect
-    /// Screen filled, aspect kept, the picture cropped.
-    case resizeAspectFill
-    /// Screen filled, picture stretched.
-    case resize
-}
+import MarqueeCore
 
 /// A rectangle in whole pixels.
 public struct PixelRect: Sendable, Equatable, CustomStringConvertible {

@@ -1,17 +1,6 @@
 /// The closed sets of names the configuration accepts. Each raw value is
 /// exactly what is written in the file.
 
-/// How the picture is fitted to the screen (AVLayerVideoGravity's names,
-/// as `marquee play --gravity` takes them).
-public enum Gravity: String, Sendable, CaseIterable {
-    /// Whole picture visible, aspect kept, borders in the background colour.
-    case resizeAspect
-    /// Screen filled, aspect kept, the picture cropped.
-    case resizeAspectFill
-    /// Screen filled, picture stretched.
-    case resize
-}
-
 public enum HardwareAcceleration: String, Sendable, CaseIterable {
     /// VA-API when the device decodes the codec, software otherwise.
     case auto, vaapi, software

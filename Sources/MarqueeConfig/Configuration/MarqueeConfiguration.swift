@@ -22,7 +22,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var connector = "auto"
         public var mode = DisplayModeRequest.preferred
         public var plane = PlaneRequest.auto
-        public var gravity = Gravity.resizeAspect
+        public var gravity = VideoGravity.resizeAspect
         /// Clockwise rotation of the picture in degrees (0, 90, 180, 270);
         /// nil ("auto") follows the video's own rotation.
         public var rotation: Int?

@@ -74,7 +74,7 @@ struct PlaySettings: Sendable {
         if !displayFlags.contains("--connector"), display.connector != "auto" { options.connector = display.connector }
         if !displayFlags.contains("--mode"), let mode = ModeRequest(display.mode.description) { options.mode = mode }
         if !displayFlags.contains("--plane") { options.plane = display.plane }
-        if !displayFlags.contains("--gravity"), let gravity = VideoGravity(rawValue: display.gravity.rawValue) { options.gravity = gravity }
+        if !displayFlags.contains("--gravity") { options.gravity = display.gravity }
         if !displayFlags.contains("--rotation") { options.rotation = display.rotation }
         if !displayFlags.contains("--background") { options.background = display.background.rgb }
         return options
