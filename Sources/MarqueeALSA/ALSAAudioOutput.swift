@@ -90,7 +90,7 @@ public final class ALSAAudioOutput: AudioOutput, Sendable {
 
     /// Counters and the device's parameters, as of now.
     public var statistics: Statistics { playback.withLock { $0.statistics } }
-    public var underruns: Int { statistics.underruns }
+    public var underruns: Int { playback.withLock { $0.statistics.underruns } }
 
     /// Whether a PCM is open (false while playing into the stand-in).
     public var isConnected: Bool { playback.withLock { $0.device != nil } }

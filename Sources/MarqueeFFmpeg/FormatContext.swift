@@ -56,9 +56,8 @@ final class FormatContext {
         deadline.arm(seconds: nil)
     }
 
-    /// Runs `avformat_find_stream_info` if opening left it out.
+    /// Runs `avformat_find_stream_info` after an open that left it out.
     func readStreamInfo() throws(FFmpegError) {
-        guard !hasStreamInfo else { return }
         deadline.arm(seconds: timeout)
         defer { deadline.arm(seconds: nil) }
         try findStreamInfo()

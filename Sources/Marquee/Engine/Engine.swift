@@ -226,10 +226,11 @@ final class Engine: @unchecked Sendable {
             guard let index = sequence.firstIndex(where: { $0 === item }) else { return state.queue.current }
             if state.loop == .none, state.action != .advance { return nil }
             let next = index + 1
-            // `sequence` starts at the item presented now, not at the queue's start.
-            let candidate = next < sequence.count ? sequence[next] : state.loop == .playlist ? sequence.first : nil
-            if state.loop == .playlist, let limit = state.passLimit, let candidate,
-               Self.wraps(from: item, to: candidate, in: state.queue), state.playlistWraps + 1 >= limit {
+            if next < sequence.count, state.loop != .playlist { return sequence[next] }
+            guard state.loop == .playlist, let candidate = next < sequence.count ? sequence[next] : sequence.first else { return nil }
+            // `sequence` starts at the item presented now, not at the queue's
+            // start: a wrap can fall anywhere in it.
+            if let limit = state.passLimit, Self.wraps(from: item, to: candidate, in: state.queue), state.playlistWraps + 1 >= limit {
                 return nil
             }
             return candidate

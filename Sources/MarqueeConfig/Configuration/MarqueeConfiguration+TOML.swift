@@ -1,4 +1,5 @@
 import MarqueeCore
+
 extension MarqueeConfiguration {
     /// The configuration as a TOML document with every key spelt out, defaults
     /// included: what `marquee check-config` prints. Parsing it gives back an

@@ -1,4 +1,5 @@
 import MarqueeCore
+
 /// The JSON form of the toml-test suite: every scalar becomes
 /// `{"type": "integer", "value": "42"}`, tables become objects and arrays
 /// arrays. Used by `toml-decoder` and tests.

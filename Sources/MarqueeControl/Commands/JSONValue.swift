@@ -1,5 +1,5 @@
-import MarqueeCore
 import Foundation
+import MarqueeCore
 
 /// Any JSON value, for the fields of a JSON command whose type is not fixed
 /// (`id` is echoed back exactly as it came: 7 stays 7, "a" stays "a").
@@ -48,7 +48,6 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     static func text(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
-
 
     /// Deepest nesting of arrays and objects in `text` (strings skipped), to
     /// refuse absurd input before a recursive decoder sees it.
