@@ -85,7 +85,7 @@ final class CodecContext {
                 continue
             }
             if sent == marquee_averror_eof() { return }
-            try check(sent, "avcodec_send_packet", source: source)
+            try check(sent, "avcodec_send_packet", source: source, kind: .decoding)
             break
         }
         try receiveAll(body)
@@ -95,7 +95,7 @@ final class CodecContext {
         while true {
             let received = avcodec_receive_frame(pointer, frame)
             if received == marquee_averror_eagain() || received == marquee_averror_eof() { return }
-            try check(received, "avcodec_receive_frame", source: source)
+            try check(received, "avcodec_receive_frame", source: source, kind: .decoding)
             defer { av_frame_unref(frame) }
             try body(frame)
         }

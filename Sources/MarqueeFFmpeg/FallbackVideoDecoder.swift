@@ -59,7 +59,7 @@ public final class FallbackVideoDecoder {
             guard current.kind != .software else { throw error }
             consecutiveFailures += 1
             // No retry helps a refused hwaccel, and a failed drain gets no further packets to retry with.
-            let refused = error.call == VAAPIVideoDecoder.refusedCall
+            let refused = error.kind == .hardwareRefused
             let draining = packet == nil
             guard refused || draining || consecutiveFailures >= Self.failureLimit else { throw error }
             let failed = current.kind

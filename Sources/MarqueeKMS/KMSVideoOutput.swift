@@ -13,7 +13,7 @@ import MarqueeCore
 /// (the console) is restored when the output goes away.
 ///
 /// Threading: the presenter thread only (VideoOutput's contract).
-public final class KMSVideoOutput: RenderTargetOutput {
+public final class KMSVideoOutput: ScanOutOutput {
     public let device: DRMDevice
     public let connector: ConnectorInfo
     /// The mode set; a display that comes back without it gets the policy's choice again.

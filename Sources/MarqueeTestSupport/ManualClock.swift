@@ -11,6 +11,9 @@ public final class ManualClock: HostClock, @unchecked Sendable {
     private let condition = NSCondition()
     private var time: HostTime
     private var sleepers: [HostTime] = []
+    /// Signals of threads in `wait(for:until:)`: raised on every advance so
+    /// each looks at its deadline again.
+    private var waiting: [ObjectIdentifier: WakeSignal] = [:]
 
     public init(start: HostTime = HostTime(nanoseconds: 0)) {
         time = start
@@ -33,11 +36,32 @@ public final class ManualClock: HostClock, @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Waits for `signal`, or until the test advances the clock to
+    /// `deadline`; counted among the sleepers while it has a deadline.
+    public func wait(for signal: WakeSignal, until deadline: HostTime?) {
+        condition.lock()
+        if let deadline, time >= deadline {
+            condition.unlock()
+            return
+        }
+        waiting[ObjectIdentifier(signal)] = signal
+        if let deadline { sleepers.append(deadline) }
+        condition.broadcast()
+        condition.unlock()
+        signal.wait(untilMonotonic: nil)
+        condition.lock()
+        waiting[ObjectIdentifier(signal)] = nil
+        if let deadline { sleepers.remove(at: sleepers.firstIndex(of: deadline)!) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Moves time forward by `duration` and wakes the sleepers whose deadline passed.
     public func advance(by duration: Duration) {
         condition.lock()
         defer { condition.unlock() }
         time = time + duration
+        waiting.values.forEach { $0.raise() }
         condition.broadcast()
     }
 

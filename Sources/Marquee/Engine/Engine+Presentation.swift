@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the presenter and the audio writer share: moving from one segment to
+/// What the presenter and the audio stage share: moving from one segment to
 /// the next (end notifications, current item, loop reseek), and the end of
 /// playback. Whichever stage leads a segment calls these: video when the
 /// segment has video, audio otherwise.
@@ -18,7 +18,7 @@ extension Engine {
             // Items skipped as unplayable between the two leave the queue too.
             var guardCount = state.queue.items.count + state.queue.played.count
             while let current = state.queue.current, current !== new.item, guardCount > 0 {
-                state.queue.advance(loop: state.loop)
+                state.queue.advance(loop: state.cursor.loop)
                 guardCount -= 1
             }
         }
@@ -53,7 +53,7 @@ extension Engine {
         let (advanced, time) = state.withLock { state -> (Bool, MediaTime) in
             state.playing = false
             let time = segment?.item.currentTime() ?? .zero
-            guard state.action == .advance, state.loop == .none, segment != nil else { return (false, time) }
+            guard state.cursor.advancesAtEnd, segment != nil else { return (false, time) }
             state.queue.advance(loop: .none)
             return (true, time)
         }

@@ -11,6 +11,8 @@ public struct PlayerConfiguration: @unchecked Sendable {
     /// The clock frames are timed against: `MonotonicClock` for real time,
     /// a `VirtualClock` for untimed runs.
     public var hostClock: any HostClock
+    /// Real time and the local time zone, for what is scheduled by the time of day.
+    public var wallClock: any WallClock = SystemWallClock()
     /// Untimed: every frame is presented, none dropped, as fast as the
     /// machine goes; each output advances its own clock by what it consumes.
     public var untimed: Bool
@@ -52,7 +54,7 @@ public enum PauseBetweenItems: Sendable, Equatable {
     }
 }
 
-/// Where the source thread must (re)start reading.
+/// Where the source stage must (re)start reading.
 struct StartRequest: Sendable {
     let serial: Int
     let item: PlayerItem
@@ -63,23 +65,19 @@ struct StartRequest: Sendable {
     let timelineStart: Double
 }
 
-/// The pipeline behind a `Player`: a source thread (demux + decode), a
-/// presenter thread and an audio writer thread, joined by bounded queues and
-/// a seek serial. Shared state lives in `state`; each thread keeps its own
-/// working state in locals.
+/// The pipeline behind a `Player`: three stages (source, presenter, audio
+/// writer), each a state machine stepped by its own thread (`StageThread`)
+/// or, in tests, by an executor on a manual clock. They are joined by
+/// bounded queues and a seek serial. Commands from the player change
+/// `state` in one place (`send`, Engine+Commands) and raise every stage's
+/// signal; each stage keeps its own working state.
 final class Engine: @unchecked Sendable {
-    // @unchecked: `configuration`'s outputs are each used by one thread only;
+    // @unchecked: `configuration`'s outputs are each used by one stage only;
     // everything mutable and shared is inside `state` (a Mutex) or is itself
-    // thread-safe (queues, clock, stats, observers, events).
+    // thread-safe (queues, clock, stats, observers, events, signals).
     struct State: Sendable {
         var queue: PlayQueue<PlayerItem>
-        var loop = LoopMode.none
-        /// With `.item` or `.playlist` looping: how many passes (of the item,
-        /// of the whole queue) to play in all (nil = forever).
-        var passLimit: Int?
-        /// Times the source has gone back to the start of the queue.
-        var playlistWraps = 0
-        var action = ActionAtItemEnd.advance
+        var cursor = PlaylistCursor()
         var serial = 0
         var start: StartRequest?
         /// Seek continuations, resumed with true when a frame of their serial
@@ -105,85 +103,64 @@ final class Engine: @unchecked Sendable {
         case video, audio
     }
 
+    /// What each stage's thread waits on: raised by the queues it reads or
+    /// writes and by every command.
+    struct Signals {
+        let source = WakeSignal()
+        let presenter = WakeSignal()
+        let audio = WakeSignal()
+
+        func raiseAll() {
+            source.raise()
+            presenter.raise()
+            audio.raise()
+        }
+    }
+
     let configuration: PlayerConfiguration
     let state: Mutex<State>
     let clock = SyncClock()
     let stats: PlaybackStats
     let observers = TimeObservers()
     let events = EventHub()
-    /// Decoded frames: a few, enough to ride out decode-time jitter.
-    let videoQueue = BlockingQueue<VideoEntry>(capacity: 6)
-    /// Decoded audio, in seconds.
-    let audioQueue = BlockingQueue<AudioEntry>(capacity: 1.0)
-    private var threads: [Thread] = []
-    /// Used by the presenter thread only.
-    let converter = PixelConverter()
+    let signals = Signals()
+    /// Decoded frames: enough to ride out decode-time jitter, and no more
+    /// memory than a few large pictures (a VA-API decoder also has only a
+    /// few spare surfaces).
+    let videoQueue: StageQueue<StageEntry<TimelineFrame>>
+    /// Decoded audio.
+    let audioQueue: StageQueue<StageEntry<TimelineAudio>>
     /// Set-up fallback reasons already reported: a missing device is said
     /// once per player, not once per item.
     let reportedFallbacks = Mutex<Set<String>>([])
+    private(set) var stages: [any EngineStage] = []
+    private var threads: [StageThread] = []
 
-    init(items: [PlayerItem], configuration: PlayerConfiguration) {
+    static let videoLimits = StageQueue<StageEntry<TimelineFrame>>.Limits(count: 6, bytes: 48 << 20, seconds: 0.5)
+    static let audioLimits = StageQueue<StageEntry<TimelineAudio>>.Limits(count: .max, bytes: 4 << 20, seconds: 1.0)
+
+    /// - Parameter threaded: false leaves the stages to be stepped by the
+    ///   caller (tests drive them on a manual clock).
+    init(items: [PlayerItem], configuration: PlayerConfiguration, threaded: Bool = true) {
         self.configuration = configuration
         state = Mutex(State(queue: PlayQueue(items: items)))
         stats = PlaybackStats(keepsLog: configuration.keepsPresentationLog)
-        // Each thread names itself: on Linux a name set before start() never
-        // reaches the kernel, where top -H, perf and crash reports read it.
-        threads = [
-            Thread { [unowned self] in
-                Thread.current.name = "marquee.source"
-                runSource()
-            },
-            Thread { [unowned self] in
-                Thread.current.name = "marquee.present"
-                runPresenter()
-            },
-            Thread { [unowned self] in
-                Thread.current.name = "marquee.audio"
-                runAudioWriter()
-            },
-        ]
-        for thread in threads {
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
+        videoQueue = StageQueue(limits: Self.videoLimits, consumer: signals.presenter, producer: signals.source)
+        audioQueue = StageQueue(limits: Self.audioLimits, consumer: signals.audio, producer: signals.source)
+        stages = [SourceStage(engine: self), PresenterStage(engine: self)]
+        if let output = configuration.audioOutput { stages.append(AudioStage(engine: self, output: output)) }
+        guard threaded else { return }
+        threads = stages.map { StageThread(stage: $0, clock: configuration.hostClock) }
     }
 
-    /// Stops all threads; outputs keep their last frame.
+    /// Stops all stages and waits for their threads; outputs keep their last frame.
     func shutdown() {
         state.withLock { $0.stopped = true }
-        videoQueue.close()
-        audioQueue.close()
-        while threads.contains(where: { !$0.isFinished }) { usleep(1_000) }
+        signals.raiseAll()
+        threads.forEach { $0.join() }
     }
 
     var isStopped: Bool { state.withLock { $0.stopped } }
-
-    // MARK: - Commands (any thread)
-
-    /// Starts reading `item` at `time` on a new serial; stale data is dropped
-    /// everywhere and pending seeks report that they were superseded.
-    func restart(item: PlayerItem?, at time: MediaTime, exact: Bool) -> Int {
-        let (serial, superseded) = state.withLock { state -> (Int, [CheckedContinuation<Bool, Never>]) in
-            state.serial += 1
-            state.finishedStages = []
-            let superseded = state.seekWaiters.map(\.continuation)
-            state.seekWaiters.removeAll()
-            if let item {
-                // The clock restarts with the new serial, so any timeline
-                // position works; continuing from the current one keeps it monotonic.
-                state.start = StartRequest(serial: state.serial, item: item, time: time, exact: exact,
-                                           timelineStart: state.timeline)
-            } else {
-                state.start = nil
-            }
-            return (state.serial, superseded)
-        }
-        clock.invalidate()
-        videoQueue.removeAll { $0.serial < serial }
-        audioQueue.removeAll { $0.serial < serial }
-        superseded.forEach { $0.resume(returning: false) }
-        return serial
-    }
 
     func waitForSeek(serial: Int) async -> Bool {
         await withCheckedContinuation { continuation in
@@ -214,45 +191,6 @@ final class Engine: @unchecked Sendable {
         if changed { events.post(.statusChanged(status)) }
     }
 
-    /// The item that plays after `item` ends (after pass `pass` of it), by
-    /// the loop mode and end action.
-    func itemAfter(_ item: PlayerItem, pass: Int = 0) -> PlayerItem? {
-        state.withLock { state in
-            if state.loop == .item {
-                if let limit = state.passLimit, pass + 1 >= limit { return nil }
-                return item
-            }
-            let sequence = state.queue.items + (state.loop == .playlist ? state.queue.played : [])
-            guard let index = sequence.firstIndex(where: { $0 === item }) else { return state.queue.current }
-            if state.loop == .none, state.action != .advance { return nil }
-            let next = index + 1
-            if next < sequence.count, state.loop != .playlist { return sequence[next] }
-            guard state.loop == .playlist, let candidate = next < sequence.count ? sequence[next] : sequence.first else { return nil }
-            // `sequence` starts at the item presented now, not at the queue's
-            // start: a wrap can fall anywhere in it.
-            if let limit = state.passLimit, Self.wraps(from: item, to: candidate, in: state.queue), state.playlistWraps + 1 >= limit {
-                return nil
-            }
-            return candidate
-        }
-    }
-
-    /// The source moved on from `item` to `next`: a new pass of the queue if
-    /// `next` comes first in the queue's order (counted for `passLimit`).
-    func noteStep(from item: PlayerItem, to next: PlayerItem) {
-        state.withLock { state in
-            if state.loop == .playlist, Self.wraps(from: item, to: next, in: state.queue) { state.playlistWraps += 1 }
-        }
-    }
-
-    /// `played + items` keeps the queue's order as items are presented and
-    /// as a playlist wraps, while the source reads ahead of both.
-    private static func wraps(from item: PlayerItem, to next: PlayerItem, in queue: PlayQueue<PlayerItem>) -> Bool {
-        let order = queue.played + queue.items
-        guard let from = order.firstIndex(where: { $0 === item }), let to = order.firstIndex(where: { $0 === next }) else { return false }
-        return to <= from
-    }
-
     func itemIndex(_ item: PlayerItem) -> Int {
         state.withLock { state in
             let key = ObjectIdentifier(item)
@@ -262,4 +200,6 @@ final class Engine: @unchecked Sendable {
             return index
         }
     }
+
+    func post(_ event: PlayerEvent) { events.post(event) }
 }

@@ -187,7 +187,7 @@ final class ItemSource {
             consecutiveDecodeErrors = 0
         } catch {
             // A damaged packet: skip it and keep the picture going; only a run of them fails the item.
-            guard error.call == "avcodec_send_packet" || error.call == "avcodec_receive_frame" else { throw error }
+            guard error.kind == .decoding else { throw error }
             consecutiveDecodeErrors += 1
             if consecutiveDecodeErrors >= Self.decodeErrorLimit { throw error }
         }

@@ -32,7 +32,6 @@ public final class PlaybackStats: Sendable {
     public struct Snapshot: Sendable, Codable {
         public var framesPresented = 0
         public var framesDropped = 0
-        public var framesRepeated = 0
         public var decodeErrors = 0
         public var endNotifications = 0
         public var audioFramesWritten = 0

@@ -57,26 +57,23 @@ struct TimelineAudio: Sendable {
     let serial: Int
 }
 
-enum VideoEntry: Sendable {
-    case frame(TimelineFrame)
+/// Decoded media that knows its seek serial.
+protocol SerialStamped: Sendable {
+    var serial: Int { get }
+}
+
+extension TimelineFrame: SerialStamped {}
+extension TimelineAudio: SerialStamped {}
+
+/// What flows through a stage queue: decoded media, or the end of it.
+enum StageEntry<Payload: SerialStamped>: Sendable {
+    case media(Payload)
     /// Nothing follows on this serial: playback reached its end.
     case end(serial: Int)
 
     var serial: Int {
         switch self {
-        case .frame(let frame): frame.serial
-        case .end(let serial): serial
-        }
-    }
-}
-
-enum AudioEntry: Sendable {
-    case audio(TimelineAudio)
-    case end(serial: Int)
-
-    var serial: Int {
-        switch self {
-        case .audio(let audio): audio.serial
+        case .media(let payload): payload.serial
         case .end(let serial): serial
         }
     }

@@ -84,6 +84,18 @@ public final class NullAudioOutput: AudioOutput, Sendable {
         }
     }
 
+    /// When `write` of `frames` (up to the device's size) would not have to
+    /// wait: nil if there is room now.
+    public func roomTime(forFrames frames: Int) -> HostTime? {
+        state.withLock { state in
+            state.update(at: clock.now())
+            let capacity = Int64(bufferFrames)
+            let wanted = min(Int64(frames), capacity)
+            guard capacity - (state.written - state.played) < wanted, !state.paused, !state.idle else { return nil }
+            return state.time(whenPlayed: state.written - capacity + wanted)
+        }
+    }
+
     /// How long the last sample written takes to be heard, and when that was read.
     public func delay() -> (delay: Duration, at: HostTime) {
         state.withLock { state in

@@ -20,18 +20,22 @@ public final class NullVideoOutput: VideoOutput {
     /// Frames presented since the output was made.
     public private(set) var presentedFrames = 0
 
+    /// Formats `present` takes: by default any a decoder produces, shown as
+    /// they are; fewer makes the pipeline convert (to measure that cost).
+    public let acceptedFormats: [PixelFormat]
+
     /// - Parameters:
     ///   - clock: where vblanks are timed and `present` sleeps.
     ///   - refreshRate: vblanks per second (> 0); the interval is rounded to whole nanoseconds.
-    public init(clock: any HostClock, refreshRate: Double = 60) {
+    ///   - formats: what `present` takes, best first.
+    public init(clock: any HostClock, refreshRate: Double = 60,
+                formats: [PixelFormat] = [.yuv420p, .nv12, .yuv420p10, .p010, .xrgb8888, .rgb24]) {
         precondition(refreshRate > 0, "refresh rate must be positive")
+        acceptedFormats = formats
         self.clock = clock
         start = clock.now()
         interval = .nanoseconds(Int64((1e9 / refreshRate).rounded()))
     }
-
-    /// Formats a decoder produces; this display shows any of them as they are.
-    public var acceptedFormats: [PixelFormat] { [.yuv420p, .nv12, .yuv420p10, .p010, .xrgb8888, .rgb24] }
 
     public var refreshInterval: Duration? { interval }
 

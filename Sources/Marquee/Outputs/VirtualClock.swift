@@ -22,4 +22,14 @@ public final class VirtualClock: HostClock {
     public func sleep(until deadline: HostTime) {
         time.withLock { $0 = max($0, deadline) }
     }
+
+    /// Time does not move for a wait: in an untimed run stages wait for each
+    /// other, never for time (outputs move it as they consume). A deadline
+    /// already reached returns at once; a later one is never reached, so
+    /// only the signal ends the wait.
+    public func wait(for signal: WakeSignal, until deadline: HostTime?) {
+        if signal.take() { return }
+        if let deadline, deadline <= now() { return }
+        signal.wait(untilMonotonic: nil)
+    }
 }

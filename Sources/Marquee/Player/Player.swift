@@ -29,33 +29,19 @@ public class Player: @unchecked Sendable {
         self.init(items: item.map { [$0] } ?? [], configuration: configuration)
     }
 
+    /// A player whose stages nobody runs: the caller steps them (tests, on a manual clock).
+    init(items: [PlayerItem], configuration: PlayerConfiguration, threaded: Bool) {
+        engine = Engine(items: items, configuration: configuration, threaded: threaded)
+    }
+
     deinit { engine.shutdown() }
 
     // MARK: Playback
 
     /// Starts or resumes playback at the current rate (1 if it was 0).
-    public func play() {
-        let (needsStart, item, time) = engine.state.withLock { state -> (Bool, PlayerItem?, MediaTime) in
-            let needsStart = state.presented == nil && state.start == nil && state.serial == 0
-                || (!state.playing && state.status == .paused && state.presented?.item !== state.queue.current)
-            state.playing = true
-            return (needsStart, state.queue.current, state.presented?.item.currentTime() ?? .zero)
-        }
-        if needsStart, let item { _ = engine.restart(item: item, at: .zero, exact: false) }
-        engine.observers.playbackStateChanged(at: time)
-        engine.post(.rateChanged(rate))
-        engine.setStatus(.playing)
-    }
+    public func play() { engine.send(.play) }
 
-    public func pause() {
-        let time = engine.state.withLock { state -> MediaTime in
-            state.playing = false
-            return state.presented?.item.currentTime() ?? .zero
-        }
-        engine.observers.playbackStateChanged(at: time)
-        engine.post(.rateChanged(0))
-        engine.setStatus(.paused)
-    }
+    public func pause() { engine.send(.pause) }
 
     /// 0 when paused; setting a non-zero rate plays at that speed (0.5, 1, 2,
     /// anything between), with audio kept at pitch.
@@ -64,9 +50,7 @@ public class Player: @unchecked Sendable {
         set {
             guard newValue > 0 else { pause(); return }
             precondition(newValue.isFinite && newValue <= 16, "rate must be in (0, 16]")
-            engine.state.withLock { $0.rate = newValue }
-            engine.clock.setRate(newValue, at: engine.configuration.hostClock.now())
-            play()
+            engine.send(.setRate(newValue))
         }
     }
 
@@ -76,36 +60,31 @@ public class Player: @unchecked Sendable {
     /// 0...1 software gain applied to the audio.
     public var volume: Float {
         get { engine.state.withLock { $0.volume } }
-        set { engine.state.withLock { $0.volume = min(max(newValue, 0), 1) } }
+        set { engine.send(.setVolume(newValue)) }
     }
 
     public var isMuted: Bool {
         get { engine.state.withLock { $0.muted } }
-        set { engine.state.withLock { $0.muted = newValue } }
+        set { engine.send(.setMuted(newValue)) }
     }
 
     public var actionAtItemEnd: ActionAtItemEnd {
-        get { engine.state.withLock { $0.action } }
-        set { engine.state.withLock { $0.action = newValue } }
+        get { engine.state.withLock { $0.cursor.action } }
+        set { engine.send(.setActionAtItemEnd(newValue)) }
     }
 
     /// Loop the current item or the whole queue; takes effect at the next end.
     public var loopMode: LoopMode {
-        get { engine.state.withLock { $0.loop } }
-        set { engine.state.withLock { $0.loop = newValue } }
+        get { engine.state.withLock { $0.cursor.loop } }
+        set { engine.send(.setLoopMode(newValue)) }
     }
 
     /// How many passes to play before stopping (nil = forever): of the item
     /// with `loopMode == .item`, counted from its first pass; of the whole
     /// queue with `.playlist`, counted from when this is set.
     public var loopPasses: Int? {
-        get { engine.state.withLock { $0.passLimit } }
-        set {
-            engine.state.withLock {
-                $0.passLimit = newValue
-                $0.playlistWraps = 0
-            }
-        }
+        get { engine.state.withLock { $0.cursor.passLimit } }
+        set { engine.send(.setLoopPasses(newValue)) }
     }
 
     public var currentItem: PlayerItem? { engine.state.withLock { $0.queue.current } }
@@ -115,9 +94,7 @@ public class Player: @unchecked Sendable {
 
     /// Plays `item` instead of the current one, from its start.
     public func replaceCurrentItem(with item: PlayerItem?) {
-        engine.state.withLock { $0.queue.replaceCurrent(with: item) }
-        _ = engine.restart(item: item, at: .zero, exact: false)
-        engine.post(.currentItemChanged(item))
+        engine.send(.replaceCurrentItem(item))
     }
 
     // MARK: Seeking
@@ -133,14 +110,23 @@ public class Player: @unchecked Sendable {
     /// at `time`. Completes when a frame of the new position is presented.
     @discardableResult
     public func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) async -> Bool {
-        guard let item = currentItem, time.isNumeric else { return false }
-        let duration = item.duration
-        let clamped = max(.zero, duration.isNumeric ? min(time, duration) : time)
         let exact = toleranceBefore.isNumeric && toleranceBefore <= MediaTime(value: 1, timescale: 1000)
-        let serial = engine.restart(item: item, at: clamped, exact: exact)
-        engine.observers.timeJumped(to: clamped)
-        engine.post(.timeJumped(item, to: clamped))
-        return await engine.waitForSeek(serial: serial)
+        guard let wait = startSeek(to: time, exact: exact) else { return false }
+        return await wait()
+    }
+
+    /// Starts a seek like `seek(to:toleranceBefore:toleranceAfter:)` but
+    /// returns at once, so seeks from a command channel are issued in the
+    /// order the commands came (separate `Task`s may start in any order).
+    /// - Parameters:
+    ///   - time: item time; clamped to the item.
+    ///   - exact: present exactly the frame at `time` (else the keyframe before it).
+    /// - Returns: a wait that ends when a frame of the seek is presented (true)
+    ///   or a later seek supersedes it (false); nil when there is no current item.
+    public func startSeek(to time: MediaTime, exact: Bool) -> (@Sendable () async -> Bool)? {
+        guard case .restarted(let serial) = engine.send(.seek(time, exact: exact)) else { return nil }
+        let engine = engine
+        return { await engine.waitForSeek(serial: serial) }
     }
 
     // MARK: Observation

@@ -160,6 +160,7 @@ extension MarqueeConfiguration.Playback {
         reader.read(&betweenItems, "between_items")
         reader.read(&betweenItemsMs, "between_items_ms", in: 0...60_000, unit: " ms")
         reader.read(&onError, "on_error")
+        reader.read(&keepOpen, "keep_open")
         reader.finish()
     }
 }

@@ -65,6 +65,9 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// How long `betweenItems` lasts, milliseconds (0 = a seamless cut).
         public var betweenItemsMs = 0
         public var onError = OnError.skip
+        /// At the end of the playlist, keep the last frame up and the player
+        /// running (its controls too) instead of exiting.
+        public var keepOpen = false
     }
 
     public struct Controls: Sendable, Equatable {

@@ -41,4 +41,9 @@ public protocol HostClock: Sendable {
     func now() -> HostTime
     /// Blocks the calling thread until `deadline` (returns at once if it has passed).
     func sleep(until deadline: HostTime)
+    /// Blocks the calling thread until `signal` is raised or, with a
+    /// deadline, until this clock reaches it: how a pipeline stage's thread
+    /// waits between steps. A stage steps again after any return, so an
+    /// early one costs a step, nothing more.
+    func wait(for signal: WakeSignal, until deadline: HostTime?)
 }

@@ -25,4 +25,9 @@ public struct MonotonicClock: HostClock {
         // clock_nanosleep returns the error number instead of setting errno.
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
     }
+
+    /// Waits on the signal's condition, which times out on CLOCK_MONOTONIC itself.
+    public func wait(for signal: WakeSignal, until deadline: HostTime?) {
+        signal.wait(untilMonotonic: deadline)
+    }
 }

@@ -68,7 +68,7 @@ public struct DMABufDescriptor: Sendable, Equatable {
 /// The storage of a frame whose pixels are in dmabuf memory and have no
 /// CPU-visible planes (`VideoFrame.planes` is empty, its `pixelFormat` is
 /// `.hardware`). An output that can scan it out says so in
-/// `VideoOutput.canScanOut(_:)`; for any other output the pipeline calls
+/// `ScanOutOutput.canScanOut(_:dmabuf:)`; for any other output the pipeline calls
 /// `download()` and presents the copy.
 ///
 /// Threading: `dmabuf` may be read from any thread; `download()` is called on

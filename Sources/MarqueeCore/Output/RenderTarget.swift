@@ -42,17 +42,34 @@ public struct RenderTarget: Sendable {
     }
 }
 
-/// A video output whose buffers the presenter renders into directly (one copy
-/// from decoded frame to scanout), instead of handing it a frame.
+/// A video output that owns a display's scanout buffers (KMS): the presenter
+/// renders software frames straight into them (one copy from decoded frame to
+/// scanout), hands it dmabuf frames it can scan out as they are (zero copy),
+/// and lets it look after the display while nothing is shown. The presenter
+/// asks for this capability once; a wrapper around such an output must
+/// conform too and forward all of it.
 ///
-/// A dmabuf frame the output says it can scan out (`canScanOut`) skips the
-/// render target and goes to `present(_:at:)` as it is.
+/// Software frames reach it only through `nextTarget` and
+/// `present(_:of:at:)`; `present(_:at:)` takes the dmabuf frames
+/// `canScanOut` accepted.
 ///
 /// Threading: as `VideoOutput`, the presenter thread only.
-public protocol RenderTargetOutput: VideoOutput {
+public protocol ScanOutOutput: VideoOutput {
     /// A free buffer for `frame` (never one that may still be scanned out).
     func nextTarget(for frame: VideoFrame) throws -> RenderTarget
     /// Shows the target the presenter has drawn `frame` into, at the first
     /// vblank at or after `target`; returns when it became visible.
     func present(_ rendered: RenderTarget, of frame: VideoFrame, at target: HostTime) throws -> HostTime
+
+    /// Whether `present(_:at:)` can put this dmabuf frame (see
+    /// `DMABufStorage`) on screen as it is, without a copy: the output imports
+    /// the planes, with their modifier, and keeps `frame` alive until scanout
+    /// of it ends. When false the presenter downloads the frame to CPU memory
+    /// and renders it into a target. Asked once per frame.
+    func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool
+
+    /// Called about once a second while the presenter has nothing to show
+    /// (paused, finished, waiting for frames): the output keeps its last
+    /// picture up, e.g. on a display that was switched off and on.
+    func maintain()
 }

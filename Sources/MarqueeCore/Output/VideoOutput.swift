@@ -20,24 +20,6 @@ public protocol VideoOutput: AnyObject {
 
     /// Blocks until everything presented is visible (or written), e.g. at the end.
     func flush() throws
-
-    /// Whether `present` can put this dmabuf frame (see `DMABufStorage`) on
-    /// screen as it is, without a copy: the output imports the planes, with
-    /// their modifier, and keeps `frame` alive until scanout of it ends.
-    /// When false (the default) the pipeline downloads the frame to CPU
-    /// memory first. Asked once per frame, on the presenter thread.
-    func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool
-
-    /// Called often (every few ms) while the presenter has nothing to show:
-    /// paused, finished, or waiting for frames. An output keeps its last
-    /// picture up here, e.g. on a display that was switched off and on.
-    /// The default does nothing.
-    func maintain()
-}
-
-extension VideoOutput {
-    public func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool { false }
-    public func maintain() {}
 }
 
 /// Where decoded sound goes: ALSA, a simulated device, a WAV file.
@@ -68,4 +50,15 @@ public protocol AudioOutput: AnyObject {
     /// Times the device ran dry while playing (a gap was heard), since the
     /// output was made.
     var underruns: Int { get }
+
+    /// When the device will have room to take `frames` sample frames without
+    /// `write` blocking: nil when it has room now, or when the output cannot
+    /// tell (the default; its `write` then blocks in the device, as ALSA's
+    /// does in poll). The audio stage waits for this deadline instead of
+    /// blocking, so a simulated device runs under a test executor.
+    func roomTime(forFrames frames: Int) -> HostTime?
+}
+
+extension AudioOutput {
+    public func roomTime(forFrames frames: Int) -> HostTime? { nil }
 }

@@ -27,17 +27,6 @@ public struct PlayQueue<Item: AnyObject>: Sendable where Item: Sendable {
 
     public var current: Item? { items.first }
 
-    /// The item that follows the current one when it ends, or nil when
-    /// playback stops. Does not change the queue (look-ahead).
-    public func next(loop: LoopMode, action: ActionAtItemEnd) -> Item? {
-        guard let current else { return nil }
-        switch loop {
-        case .item: return current
-        case .playlist: return items.count > 1 ? items[1] : (played.first ?? current)
-        case .none: return action == .advance && items.count > 1 ? items[1] : nil
-        }
-    }
-
     /// The current item ended and `next` takes its place.
     public mutating func advance(loop: LoopMode) {
         guard !items.isEmpty else { return }

@@ -8,8 +8,6 @@ public enum FrameTiming {
     /// Never wait longer than this for one frame: a clock jump (a bad
     /// timestamp, audio stalling) must not freeze the picture.
     public static let maximumWait = 1.0
-    /// The first frame after a start or seek is shown at once whatever the clock says.
-    public static let showFirstFrameImmediately = true
 
     public enum Decision: Equatable, Sendable {
         /// Show the frame at this many seconds from now (0 = now).

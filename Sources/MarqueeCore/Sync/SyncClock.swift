@@ -23,12 +23,16 @@ public final class SyncClock: Sendable {
     public init() {}
 
     /// Records that timeline position `position` is heard/shown at host time `at`.
-    public func set(position: Double, at: HostTime, serial: Int) {
+    /// - Returns: true when this is the first reading of `serial` (the clock starts).
+    @discardableResult
+    public func set(position: Double, at: HostTime, serial: Int) -> Bool {
         state.withLock {
+            let starts = !$0.isSet || $0.serial != serial
             $0.position = position
             $0.at = at
             $0.serial = serial
             $0.isSet = true
+            return starts
         }
     }
 

@@ -28,7 +28,7 @@ final class FaultInjectingVideoDecoder: VideoDecoding {
         guard delivered < failAfter, delivered + frames.count <= failAfter else {
             delivered = failAfter
             throw FFmpegError(code: marquee_averror(EIO), call: "avcodec_send_packet",
-                              message: "injected failure after \(failAfter) frames")
+                              message: "injected failure after \(failAfter) frames", kind: .decoding)
         }
         delivered += frames.count
         return frames

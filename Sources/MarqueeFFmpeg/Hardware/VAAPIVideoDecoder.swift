@@ -53,12 +53,11 @@ public final class VAAPIVideoDecoder: VideoDecoding {
 
     public func flush() { codec.flush() }
 
-    /// The call name of the error a software frame from this decoder raises:
-    /// libavcodec's hwaccel could not be set up, and no retry will change that.
-    public static let refusedCall = "get_format"
-
+    /// The error a software frame from this decoder raises: libavcodec's
+    /// hwaccel could not be set up, and no retry will change that.
     private static func hwaccelRefused(_ source: String) -> FFmpegError {
-        FFmpegError(code: marquee_averror(ENOSYS), call: refusedCall,
-                    message: "libavcodec could not set up VA-API for this stream and decoded in software", source: source)
+        FFmpegError(code: marquee_averror(ENOSYS), call: "get_format",
+                    message: "libavcodec could not set up VA-API for this stream and decoded in software", source: source,
+                    kind: .hardwareRefused)
     }
 }

@@ -10,7 +10,7 @@ struct PlayCommand: Subcommand {
     static let name = "play"
     static let usage = """
         play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out kms|null|null:xrgb8888|file:DIR] \(KMSFlags.usage) \
-        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--untimed] [--threads N] [--hwdec auto|vaapi|software] [--hwdec-device PATH] [--stats PATH] [--presentation-log PATH] \
+        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--keep-open] [--untimed] [--threads N] [--hwdec auto|vaapi|software] [--hwdec-device PATH] [--stats PATH] [--presentation-log PATH] \
         \(PlaySettings.usage)
         """
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
@@ -23,6 +23,8 @@ struct PlayCommand: Subcommand {
     let rate: Double
     let start: Double?
     let untimed: Bool
+    /// At the end, hold the last frame and keep running (`--keep-open`, `[playback] keep_open`).
+    let keepOpen: Bool
     /// Video decoder threads; 0 (the default) picks one per core.
     let threads: Int
     /// `--hwdec`, `--hwdec-device` over `[decode] hwaccel` and `device`.
@@ -84,6 +86,7 @@ struct PlayCommand: Subcommand {
         guard rate > 0, rate <= 16 else { throw UsageError("--rate must be in (0, 16]") }
         start = try parser.option("--start", as: Double.self) ?? (file.playback.start > 0 ? file.playback.start : nil)
         untimed = parser.flag("--untimed")
+        keepOpen = parser.flag("--keep-open") || file.playback.keepOpen
         threads = try parser.option("--threads", as: Int.self) ?? file.decode.threads
         guard threads >= 0 else { throw UsageError("--threads must be 0 (one per core) or more") }
         hardwareDecoding = try Self.hardwareDecoding(&parser, file: file.decode)
@@ -126,7 +129,7 @@ struct PlayCommand: Subcommand {
         player.volume = Float(settings.configuration.audio.volume)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
                                     configPath: settings.path, overrides: settings.overrides)
-        let session = PlaySession(player: player)
+        let session = PlaySession(player: player, keepsOpen: keepOpen)
         let events = player.events()
         if rate != 1 { player.rate = rate } else { player.play() }
         if let start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }
@@ -153,7 +156,7 @@ struct PlayCommand: Subcommand {
         displayOptions.onDisplayEvent = { Diagnostics.error($0) }
         var video: any VideoOutput = switch videoOut {
         case .null: NullVideoOutput(clock: videoClock)
-        case .nullXRGB: FormatLimitedOutput(NullVideoOutput(clock: videoClock), formats: [.xrgb8888])
+        case .nullXRGB: NullVideoOutput(clock: videoClock, formats: [.xrgb8888])
         case .file(let path): try FileVideoOutput(path: path, clock: videoClock)
         case .kms: try KMSVideoOutput(options: displayOptions, clock: videoClock)
         case .alsa: NullVideoOutput(clock: videoClock)  // only --audio-out parses alsa
@@ -162,7 +165,7 @@ struct PlayCommand: Subcommand {
             ControlLog(level: settings.configuration.log.level).info("display: \(display.planeSummary)")
         }
         if ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil {
-            video = FirstFrameReporter(video)
+            video = FirstFrameReporter.wrapping(video)
         }
         let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16)
         let audio: (any AudioOutput)? = switch audioOut {
@@ -269,35 +272,30 @@ struct PlayCommand: Subcommand {
     }
 }
 
-/// Passes frames to another output but accepts only `formats`, so the engine
-/// converts everything else first (`--video-out null:xrgb8888`).
-private final class FormatLimitedOutput: VideoOutput {
-    private let base: any VideoOutput
-    let acceptedFormats: [PixelFormat]
-
-    init(_ base: any VideoOutput, formats: [PixelFormat]) {
-        self.base = base
-        acceptedFormats = formats
-    }
-
-    var refreshInterval: Duration? { base.refreshInterval }
-    func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime { try base.present(frame, at: target) }
-    func flush() throws { try base.flush() }
-}
-
 /// Writes one line on stderr when the first frame is on screen (see
-/// `PlayCommand.firstFrameVariable`); otherwise passes everything through.
-private final class FirstFrameReporter: VideoOutput {
+/// `PlayCommand.firstFrameVariable`); otherwise passes everything through,
+/// the scan-out side too when the output has one (`ScanOutFirstFrameReporter`).
+private class FirstFrameReporter: VideoOutput {
     private let base: any VideoOutput
     private var reported = false
 
     init(_ base: any VideoOutput) { self.base = base }
 
+    static func wrapping(_ output: any VideoOutput) -> any VideoOutput {
+        if let scanOut = output as? any ScanOutOutput { return ScanOutFirstFrameReporter(scanOut) }
+        return FirstFrameReporter(output)
+    }
+
     var acceptedFormats: [PixelFormat] { base.acceptedFormats }
     var refreshInterval: Duration? { base.refreshInterval }
 
     func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime {
-        let shown = try base.present(frame, at: target)
+        report(try base.present(frame, at: target))
+    }
+
+    func flush() throws { try base.flush() }
+
+    func report(_ shown: HostTime) -> HostTime {
         if !reported {
             reported = true
             let now = MonotonicClock().now().nanoseconds
@@ -305,6 +303,22 @@ private final class FirstFrameReporter: VideoOutput {
         }
         return shown
     }
+}
 
-    func flush() throws { try base.flush() }
+private final class ScanOutFirstFrameReporter: FirstFrameReporter, ScanOutOutput {
+    private let scanOut: any ScanOutOutput
+
+    init(_ scanOut: any ScanOutOutput) {
+        self.scanOut = scanOut
+        super.init(scanOut)
+    }
+
+    func nextTarget(for frame: VideoFrame) throws -> RenderTarget { try scanOut.nextTarget(for: frame) }
+
+    func present(_ rendered: RenderTarget, of frame: VideoFrame, at target: HostTime) throws -> HostTime {
+        report(try scanOut.present(rendered, of: frame, at: target))
+    }
+
+    func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool { scanOut.canScanOut(frame, dmabuf: dmabuf) }
+    func maintain() { scanOut.maintain() }
 }

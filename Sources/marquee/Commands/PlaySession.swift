@@ -3,11 +3,13 @@ import Marquee
 import Synchronization
 
 /// Follows a playing player's events: reports failed items in one line each,
-/// samples resources, and returns when playback is over or a signal asks to
-/// stop. A broken item in a looping playlist fails on every pass:
+/// samples resources, and returns when playback is over (unless it keeps
+/// open: then the last frame stays up until a signal or `quit`) or a signal
+/// asks to stop. A broken item in a looping playlist fails on every pass:
 /// its line is written the first time, not once a pass for months.
 final class PlaySession: Sendable {
     let player: QueuePlayer
+    let keepsOpen: Bool
     private let failed = Mutex<Int>(0)
     private let reported = Mutex<Set<String>>([])
     /// Memory and descriptors every `resourceSampleInterval` item ends, for `--stats`.
@@ -21,8 +23,9 @@ final class PlaySession: Sendable {
 
     var resourceSamples: [ResourceSample] { samples.withLock { $0 } }
 
-    init(player: QueuePlayer) {
+    init(player: QueuePlayer, keepsOpen: Bool) {
         self.player = player
+        self.keepsOpen = keepsOpen
     }
 
     var failures: Int { failed.withLock { $0 } }
@@ -48,7 +51,7 @@ final class PlaySession: Sendable {
                         if ends % Self.resourceSampleInterval == 0, let usage = ResourceUsage.current() {
                             samples.withLock { $0.append(ResourceSample(ends: ends, usage: usage)) }
                         }
-                    case .playbackFinished:
+                    case .playbackFinished where !keepsOpen:
                         return
                     default:
                         break

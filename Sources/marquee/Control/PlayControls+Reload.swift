@@ -65,6 +65,7 @@ extension PlayControls {
             || fresh.audio.latencyMs != old.audio.latencyMs { later.append("[audio] output") }
         if fresh.controls.stdin != old.controls.stdin { later.append("[controls.stdin]") }
         if fresh.playback.start != old.playback.start { later.append("playback.start") }
+        if fresh.playback.keepOpen != old.playback.keepOpen { later.append("playback.keep_open") }
         if fresh.playback.betweenItems != old.playback.betweenItems || fresh.playback.betweenItemsMs != old.playback.betweenItemsMs {
             later.append("playback.between_items")
         }

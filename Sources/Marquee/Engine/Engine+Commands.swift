@@ -1,0 +1,162 @@
+/// Everything a player asks of its engine, as values: the only way state
+/// that the stages read is changed from outside them.
+enum EngineCommand: Sendable {
+    case play
+    case pause
+    /// A rate above zero (pause for zero is `.pause`).
+    case setRate(Double)
+    case setVolume(Float)
+    case setMuted(Bool)
+    case setActionAtItemEnd(ActionAtItemEnd)
+    case setLoopMode(LoopMode)
+    case setLoopPasses(Int?)
+    /// Seek in the current item (clamped to it); keyframe or exact.
+    case seek(MediaTime, exact: Bool)
+    case replaceCurrentItem(PlayerItem?)
+    case advanceToNextItem
+    case insert(PlayerItem, after: PlayerItem?)
+    case remove(PlayerItem)
+    case removeAllItems
+    /// Jump to a position of `played + items`.
+    case playItem(at: Int)
+    case goBack
+    /// Keep the current item and make these what follows it.
+    case replaceUpcomingItems([PlayerItem])
+}
+
+/// What a command did, for the caller.
+enum CommandOutcome: Sendable {
+    case done
+    /// The command could not apply (no such item, nothing played before).
+    case refused
+    /// A restart on this serial: it completes when a frame of it is presented.
+    case restarted(serial: Int)
+}
+
+extension Engine {
+    /// Applies `command` under the state lock, then does what follows from it
+    /// outside the lock (stale data dropped, events, observers) and wakes
+    /// every stage to look at the new state.
+    @discardableResult
+    func send(_ command: EngineCommand) -> CommandOutcome {
+        let now = configuration.hostClock.now()
+        var effects = Effects()
+        let outcome = state.withLock { apply(command, to: &$0, effects: &effects) }
+        if let restart = effects.restart {
+            clock.invalidate()
+            videoQueue.removeAll { $0.serial < restart.serial }
+            audioQueue.removeAll { $0.serial < restart.serial }
+            restart.superseded.forEach { $0.resume(returning: false) }
+        }
+        if let rate = effects.clockRate { clock.setRate(rate, at: now) }
+        if let time = effects.playbackStateChangedAt { observers.playbackStateChanged(at: time) }
+        if let jump = effects.timeJump {
+            observers.timeJumped(to: jump.time)
+            post(.timeJumped(jump.item, to: jump.time))
+        }
+        if let item = effects.currentItemChanged { post(.currentItemChanged(item)) }
+        if let rate = effects.rateChanged { post(.rateChanged(rate)) }
+        if let status = effects.status { setStatus(status) }
+        signals.raiseAll()
+        return outcome
+    }
+
+    /// What a command causes besides its change to the state.
+    private struct Effects {
+        var restart: (serial: Int, superseded: [CheckedContinuation<Bool, Never>])?
+        var clockRate: Double?
+        var playbackStateChangedAt: MediaTime?
+        var timeJump: (item: PlayerItem, time: MediaTime)?
+        var currentItemChanged: PlayerItem??
+        var rateChanged: Double?
+        var status: Player.Status?
+    }
+
+    private func apply(_ command: EngineCommand, to state: inout State, effects: inout Effects) -> CommandOutcome {
+        switch command {
+        case .play:
+            let needsStart = state.presented == nil && state.start == nil && state.serial == 0
+                || (!state.playing && state.status == .paused && state.presented?.item !== state.queue.current)
+            state.playing = true
+            effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
+            effects.rateChanged = state.rate
+            effects.status = .playing
+            if needsStart, let item = state.queue.current {
+                return restart(item, at: .zero, exact: false, in: &state, effects: &effects)
+            }
+        case .pause:
+            state.playing = false
+            effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
+            effects.rateChanged = 0
+            effects.status = .paused
+        case .setRate(let rate):
+            state.rate = rate
+            effects.clockRate = rate
+            return apply(.play, to: &state, effects: &effects)
+        case .setVolume(let volume):
+            state.volume = min(max(volume, 0), 1)
+        case .setMuted(let muted):
+            state.muted = muted
+        case .setActionAtItemEnd(let action):
+            state.cursor.action = action
+        case .setLoopMode(let loop):
+            state.cursor.loop = loop
+        case .setLoopPasses(let passes):
+            state.cursor.passLimit = passes
+        case .seek(let time, let exact):
+            guard let item = state.queue.current, time.isNumeric else { return .refused }
+            let duration = item.duration
+            let clamped = max(.zero, duration.isNumeric ? min(time, duration) : time)
+            effects.timeJump = (item, clamped)
+            return restart(item, at: clamped, exact: exact, in: &state, effects: &effects)
+        case .replaceCurrentItem(let item):
+            state.queue.replaceCurrent(with: item)
+            return restartCurrent(in: &state, effects: &effects)
+        case .advanceToNextItem:
+            state.queue.advance(loop: state.cursor.loop == .playlist ? .playlist : .none)
+            return restartCurrent(in: &state, effects: &effects)
+        case .insert(let item, let after):
+            return state.queue.insert(item, after: after) ? .done : .refused
+        case .remove(let item):
+            let wasCurrent = state.queue.current === item
+            state.queue.remove(item)
+            if wasCurrent { return restartCurrent(in: &state, effects: &effects) }
+        case .removeAllItems:
+            state.queue.removeAll()
+            return restartCurrent(in: &state, effects: &effects)
+        case .playItem(let position):
+            guard state.queue.jump(to: position) else { return .refused }
+            return restartCurrent(in: &state, effects: &effects)
+        case .goBack:
+            guard state.queue.goBack() else { return .refused }
+            return restartCurrent(in: &state, effects: &effects)
+        case .replaceUpcomingItems(let items):
+            let current = state.queue.current.map { [$0] } ?? []
+            state.queue = PlayQueue(items: current + items.filter { item in !current.contains { $0 === item } })
+        }
+        return .done
+    }
+
+    /// The queue's current item changed: play it from its start (or stop reading if there is none).
+    private func restartCurrent(in state: inout State, effects: inout Effects) -> CommandOutcome {
+        effects.currentItemChanged = .some(state.queue.current)
+        return restart(state.queue.current, at: .zero, exact: false, in: &state, effects: &effects)
+    }
+
+    /// Starts reading `item` at `time` on a new serial; stale data is dropped
+    /// everywhere (in `send`) and pending seeks report that they were superseded.
+    private func restart(_ item: PlayerItem?, at time: MediaTime, exact: Bool, in state: inout State,
+                         effects: inout Effects) -> CommandOutcome {
+        state.serial += 1
+        state.finishedStages = []
+        let superseded = state.seekWaiters.map(\.continuation)
+        state.seekWaiters.removeAll()
+        // The clock restarts with the new serial, so any timeline position
+        // works; continuing from the current one keeps it monotonic.
+        state.start = item.map {
+            StartRequest(serial: state.serial, item: $0, time: time, exact: exact, timelineStart: state.timeline)
+        }
+        effects.restart = (state.serial, superseded)
+        return .restarted(serial: state.serial)
+    }
+}

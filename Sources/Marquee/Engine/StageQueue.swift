@@ -1,0 +1,115 @@
+import Foundation
+
+/// A bounded FIFO between two pipeline stages that never blocks: a push that
+/// does not fit is refused and the producer waits on its signal, which the
+/// next pop raises; a pop that finds nothing leaves the consumer waiting on
+/// its signal, which the next push raises. Nobody else is woken, so a stage
+/// waiting for a deadline is not disturbed by traffic it does not need. Bounded by count,
+/// bytes and seconds at once, so a 4K stream holds as few frames as its
+/// memory allows while a small one holds enough time to ride out jitter.
+///
+/// `@unchecked Sendable`: all state is guarded by `lock`.
+final class StageQueue<Element>: @unchecked Sendable {
+    struct Limits: Sendable {
+        var count: Int
+        var bytes: Int
+        var seconds: Double
+    }
+
+    private struct Slot {
+        var element: Element?
+        let bytes: Int
+        let seconds: Double
+    }
+
+    private let lock = NSLock()
+    /// Popped slots are set to nil at once so a consumed frame's memory is
+    /// released then, not when the array is next compacted.
+    private var slots: [Slot] = []
+    private var head = 0
+    private var bytes = 0
+    private var seconds = 0.0
+    /// A push was refused since the last pop: the producer waits for room.
+    private var producerWaiting = false
+    /// A pop found nothing since the last push: the consumer waits for an entry.
+    private var consumerWaiting = false
+    let limits: Limits
+    private let consumer: WakeSignal
+    private let producer: WakeSignal
+
+    init(limits: Limits, consumer: WakeSignal, producer: WakeSignal) {
+        self.limits = limits
+        self.consumer = consumer
+        self.producer = producer
+    }
+
+    /// Appends unless a limit would be passed. An empty queue takes any one
+    /// element, and `overflow` takes it anyway (the consumer of another queue
+    /// starves and only this producer can feed it). Returns false when refused.
+    func push(_ element: Element, bytes cost: Int, seconds duration: Double, overflow: Bool = false) -> Bool {
+        lock.lock()
+        let held = slots.count - head
+        let fits = held == 0 || overflow
+            || (held < limits.count && bytes + cost <= limits.bytes && seconds + duration <= limits.seconds)
+        var wake = false
+        if fits {
+            slots.append(Slot(element: element, bytes: cost, seconds: duration))
+            bytes += cost
+            seconds += duration
+            wake = consumerWaiting
+            consumerWaiting = false
+        } else {
+            producerWaiting = true
+        }
+        lock.unlock()
+        if wake { consumer.raise() }
+        return fits
+    }
+
+    /// Removes the oldest element, if any. Emptying the queue also wakes the
+    /// producer: a consumer about to starve may let it overflow another queue.
+    func pop() -> Element? {
+        lock.lock()
+        guard head < slots.count else {
+            consumerWaiting = true
+            lock.unlock()
+            return nil
+        }
+        let slot = slots[head]
+        slots[head].element = nil
+        head += 1
+        bytes -= slot.bytes
+        seconds -= slot.seconds
+        if head > 64, head * 2 > slots.count {
+            slots.removeFirst(head)
+            head = 0
+        }
+        let wake = producerWaiting || head == slots.count
+        producerWaiting = false
+        lock.unlock()
+        if wake { producer.raise() }
+        return slot.element
+    }
+
+    /// Removes every element matching `predicate` (stale data after a seek).
+    func removeAll(where predicate: (Element) -> Bool) {
+        lock.lock()
+        let kept = slots[head...].filter { $0.element.map { !predicate($0) } ?? false }
+        slots = Array(kept)
+        head = 0
+        bytes = kept.reduce(0) { $0 + $1.bytes }
+        seconds = kept.reduce(0) { $0 + $1.seconds }
+        let wake = producerWaiting
+        producerWaiting = false
+        lock.unlock()
+        if wake { producer.raise() }
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.count - head
+    }
+
+    var isEmpty: Bool { count == 0 }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The audio stage: applies volume and rate, writes to the audio output
+/// when the device has room for it, and sets the master clock from the
+/// device's reported delay after every write. Its waits are deadlines: when
+/// the device will have room, when what was written has been heard.
+final class AudioStage: EngineStage {
+    let name = "audio"
+    private unowned let engine: Engine
+    let signal: WakeSignal
+    private let output: any AudioOutput
+    private var serial = -1
+    private var paused = false
+    private var lastSegment: Segment?
+    /// Taken from the queue but not written yet: its processed buffer waits for room.
+    private var ready: (audio: TimelineAudio, buffer: AudioBuffer)?
+    /// A newer serial's entry, read before the state said so.
+    private var early: StageEntry<TimelineAudio>?
+    /// The end came: once the device has played what was written, report it.
+    private var drainingUntil: HostTime?
+    private var stretcher: TimeStretcher
+
+    init(engine: Engine, output: any AudioOutput) {
+        self.engine = engine
+        self.output = output
+        signal = engine.signals.audio
+        stretcher = TimeStretcher(format: output.format)
+    }
+
+    func step(now: HostTime) -> StageWake {
+        let (stopped, current, playing, rate, gain) = engine.state.withLock {
+            ($0.stopped, $0.serial, $0.playing, $0.rate, $0.muted ? Float(0) : $0.volume)
+        }
+        if stopped { return .stop }
+        if current != serial {
+            output.discard()
+            stretcher.reset()
+            serial = current
+            ready = nil
+            drainingUntil = nil
+        }
+        if !playing {
+            if !paused { output.pause(); paused = true }
+            return .signal
+        }
+        if paused { output.resume(); paused = false }
+        if let drainingUntil {
+            guard now >= drainingUntil else { return .at(drainingUntil) }
+            self.drainingUntil = nil
+            try? output.drain()
+            engine.stageFinished(.audio, serial: serial, segment: lastSegment)
+            return .now
+        }
+        if let (audio, buffer) = ready {
+            if let room = roomTime(for: buffer, now: now) { return .at(room) }
+            ready = nil
+            commit(audio, buffer: buffer, rate: rate)
+            return .now
+        }
+        guard let entry = early ?? engine.audioQueue.pop() else { return .signal }
+        early = nil
+        if entry.serial > serial {
+            early = entry
+            return .now
+        }
+        guard entry.serial == serial else { return .now }
+        switch entry {
+        case .end:
+            if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }
+            drainingUntil = drainTime(now: now)
+        case .media(let audio):
+            if let previous = lastSegment, previous.id != audio.segment.id, !audio.segment.hasVideo {
+                engine.crossSeam(from: previous, to: audio.segment)
+            }
+            lastSegment = audio.segment
+            var buffer = audio.buffer
+            if rate != 1 { buffer = stretcher.process(buffer, rate: rate) }
+            if gain != 1 { buffer = buffer.scaled(by: gain) }
+            ready = (audio, buffer)
+        }
+        return .now
+    }
+
+    /// When the device will have room for `buffer`; nil to write now. An
+    /// untimed run writes at once: its output runs on a clock of its own.
+    private func roomTime(for buffer: AudioBuffer, now: HostTime) -> HostTime? {
+        guard !engine.configuration.untimed, buffer.frameCount > 0 else { return nil }
+        return output.roomTime(forFrames: buffer.frameCount).flatMap { $0 > now ? $0 : nil }
+    }
+
+    /// When everything written has been heard (the output's delay from now).
+    private func drainTime(now: HostTime) -> HostTime {
+        guard !engine.configuration.untimed else { return now }
+        let (delay, at) = output.delay()
+        return max(now, at + delay)
+    }
+
+    private func commit(_ audio: TimelineAudio, buffer: AudioBuffer, rate: Double) {
+        if buffer.frameCount > 0 {
+            do {
+                try output.write(buffer)
+            } catch {
+                // A device error must not stop the picture: the clock runs on
+                // from its last reading and the next write tries again.
+                engine.stats.update { $0.audioWriteErrors += 1 }
+                return
+            }
+        }
+        let underruns = output.underruns
+        engine.stats.update {
+            $0.audioFramesWritten += buffer.frameCount
+            $0.underruns = underruns
+        }
+        // Input consumed so far, in timeline seconds; the stretcher holds back a little.
+        let consumedEnd = audio.timeline + audio.buffer.duration.seconds - stretcher.latency(rate: rate)
+        let (delay, at) = output.delay()
+        if engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial) {
+            // The presenter may be waiting for the audio clock to start.
+            engine.signals.presenter.raise()
+        }
+        if !audio.segment.hasVideo {
+            let itemTime = audio.segment.itemTime(ofPts: audio.buffer.pts)
+            engine.presented(audio.segment, itemTime: itemTime, timeline: audio.timeline, serial: audio.serial)
+        }
+    }
+}

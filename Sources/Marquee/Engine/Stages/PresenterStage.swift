@@ -1,0 +1,271 @@
+import Foundation
+import MarqueeFFmpeg
+
+/// The presenter stage: shows each frame when the master clock says it is
+/// due, drops frames that are too late, and leads segment changes for video.
+/// Its waits are deadlines: a frame's due time, the last frame's end, the
+/// audio clock's start; otherwise it sleeps until a frame or a command comes.
+final class PresenterStage: EngineStage {
+    let name = "present"
+    private unowned let engine: Engine
+    let signal: WakeSignal
+    private let output: (any VideoOutput)?
+    /// The output's scan-out side, asked for once.
+    private let scanOut: (any ScanOutOutput)?
+    private let converter = PixelConverter()
+    private var local = Local()
+    private var playingBefore = false
+    /// The last video output error reported, so a repeating one is said once.
+    private var lastOutputError: String?
+
+    /// How often an output that keeps a display (`ScanOutOutput.maintain`)
+    /// is looked after while nothing is shown.
+    static let maintainInterval: Duration = .seconds(1)
+    /// How long video waits for the audio clock to start before it goes on alone.
+    static let audioStartLimit: Duration = .milliseconds(500)
+
+    /// State that starts over with each serial (a seek), but for `last`.
+    private struct Local {
+        var serial = -1
+        var pending: StageEntry<TimelineFrame>?
+        var last: (frame: TimelineFrame, display: HostTime, audioWritten: Int)?
+        var firstAfterStart = true
+        /// Untimed mode: where the timeline was anchored to the host clock.
+        var untimedAnchor: (timeline: Double, host: HostTime)?
+        /// When we began waiting for the audio clock to start.
+        var audioWaitSince: HostTime?
+        /// A stall was reported and nothing has been presented since.
+        var stalled = false
+        /// The end came: the last frame runs its time until this host time.
+        var finishingAt: HostTime?
+        var nextMaintain: HostTime?
+    }
+
+    init(engine: Engine) {
+        self.engine = engine
+        signal = engine.signals.presenter
+        output = engine.configuration.videoOutput
+        scanOut = output as? any ScanOutOutput
+    }
+
+    func step(now: HostTime) -> StageWake {
+        let (stopped, serial, playing, rate) = engine.state.withLock { ($0.stopped, $0.serial, $0.playing, $0.rate) }
+        if stopped { return .stop }
+        if serial != local.serial {
+            let pending = local.pending.flatMap { $0.serial >= serial ? $0 : nil }
+            local = Local(serial: serial, pending: pending, last: local.last)
+        }
+        if playing != playingBefore {
+            playingBefore = playing
+            engine.clock.setPaused(!playing, at: now)
+            local.untimedAnchor = nil
+        }
+        if let finishingAt = local.finishingAt {
+            guard now >= finishingAt else { return .at(finishingAt) }
+            local.finishingAt = nil
+            finishVideo(serial: serial)
+            return .now
+        }
+        // Paused, the first frame after a seek is still shown (scrubbing).
+        guard playing || local.firstAfterStart else { return idle(now: now) }
+        if local.pending == nil { local.pending = engine.videoQueue.pop() }
+        guard let entry = local.pending else { return starving(now: now) }
+        // Older serial: stale, drop it. Newer: the state read above is
+        // already out of date; step again to read it.
+        guard entry.serial == serial else {
+            if entry.serial < serial { local.pending = nil }
+            return .now
+        }
+        switch entry {
+        case .end:
+            local.pending = nil
+            if let last = local.last, !engine.configuration.untimed {
+                // Let the last frame run its time, then report.
+                local.finishingAt = now + .nanoseconds(Int64(last.frame.duration / rate * 1e9))
+            } else {
+                finishVideo(serial: serial)
+            }
+            return .now
+        case .media(let frame):
+            guard let due = schedule(frame, now: now, playing: playing, rate: rate) else {
+                local.pending = nil
+                return .now
+            }
+            return .at(due)
+        }
+    }
+
+    /// Nothing to show (paused, finished): keep the display up, else sleep
+    /// until told. An untimed run has no time to keep it up in.
+    private func idle(now: HostTime) -> StageWake {
+        guard let scanOut, !engine.configuration.untimed else { return .signal }
+        if local.nextMaintain.map({ now >= $0 }) ?? true {
+            scanOut.maintain()
+            local.nextMaintain = now + Self.maintainInterval
+        }
+        return .at(local.nextMaintain!)
+    }
+
+    /// Nothing to show while playing: the buffer is empty. Reported once per
+    /// stall (the source is behind: a slow network or a slow decode).
+    private func starving(now: HostTime) -> StageWake {
+        let idleWake = idle(now: now)
+        guard let last = local.last, !local.stalled, !local.firstAfterStart, !engine.configuration.untimed else { return idleWake }
+        let item = last.frame.segment.item
+        item.update {
+            $0.isPlaybackBufferEmpty = true
+            $0.isPlaybackLikelyToKeepUp = false
+        }
+        // A short gap in a real-time run is normal between decodes; only a frame's worth of starvation is a stall.
+        let stallAt = last.display + .nanoseconds(Int64(last.frame.duration * 2e9))
+        guard now > stallAt else { return Self.earlier(idleWake, .at(stallAt)) }
+        local.stalled = true
+        engine.post(.playbackStalled(item))
+        return idleWake
+    }
+
+    private static func earlier(_ a: StageWake, _ b: StageWake) -> StageWake {
+        switch (a, b) {
+        case (.at(let x), .at(let y)): .at(min(x, y))
+        case (.signal, _): b
+        default: a
+        }
+    }
+
+    /// Presents `frame` if it is due (or drops it if late). Returns the host
+    /// time to look again when it must wait, nil when the frame is done with.
+    private func schedule(_ frame: TimelineFrame, now: HostTime, playing: Bool, rate: Double) -> HostTime? {
+        var target = now
+        if engine.configuration.untimed {
+            let anchor = local.untimedAnchor ?? (frame.timeline, now)
+            local.untimedAnchor = anchor
+            target = anchor.host + .nanoseconds(Int64((frame.timeline - anchor.timeline) / rate * 1e9))
+        } else if local.firstAfterStart || !playing {
+            if !frame.segment.hasAudio { engine.clock.set(position: frame.timeline, at: now, serial: frame.serial) }
+        } else {
+            let position: Double
+            switch masterPosition(for: frame, now: now) {
+            case .position(let reading): position = reading
+            case .waitUntil(let deadline): return deadline
+            }
+            let refresh = output?.refreshInterval?.secondsDouble
+            let decision = FrameTiming.decide(pts: frame.timeline, duration: frame.duration, clock: position, rate: rate,
+                                              refreshInterval: refresh, isLastQueued: engine.videoQueue.isEmpty)
+            switch decision {
+            case .drop:
+                engine.stats.update { $0.framesDropped += 1 }
+                return nil
+            case .present(let lead):
+                // Hand the frame over half a refresh early so the vblank it
+                // lands on is the one nearest its due time.
+                let margin = (refresh ?? 0.002) / 2
+                if lead > margin { return now + .nanoseconds(Int64((lead - margin) * 1e9)) }
+            }
+        }
+        present(frame, at: target, rate: rate)
+        return nil
+    }
+
+    private enum MasterReading {
+        case position(Double)
+        case waitUntil(HostTime)
+    }
+
+    /// The master clock: the audio clock when this segment has audio, else
+    /// the monotonic clock anchored at the last frame. While waiting for
+    /// audio to start (up to a limit, after which video goes on alone), the
+    /// audio stage raises this stage's signal when its first reading is in.
+    private func masterPosition(for frame: TimelineFrame, now: HostTime) -> MasterReading {
+        if let position = engine.clock.position(at: now, serial: frame.serial) {
+            local.audioWaitSince = nil
+            return .position(position)
+        }
+        let since = local.audioWaitSince ?? now
+        local.audioWaitSince = since
+        guard frame.segment.hasAudio, now - since < Self.audioStartLimit else {
+            engine.clock.set(position: frame.timeline, at: now, serial: frame.serial)
+            return .position(frame.timeline)
+        }
+        return .waitUntil(since + Self.audioStartLimit)
+    }
+
+    private func present(_ timed: TimelineFrame, at target: HostTime, rate: Double) {
+        var display = target
+        var frame = timed
+        if let output {
+            do {
+                if let hardware = frame.frame.storage as? any DMABufStorage {
+                    if let scanOut, scanOut.canScanOut(frame.frame, dmabuf: hardware.dmabuf) {
+                        // Zero copy: the output imports the dmabufs and keeps the frame until scanout ends.
+                        display = try scanOut.present(frame.frame, at: target)
+                        recordPresented(frame, display: display, rate: rate)
+                        return
+                    }
+                    frame.frame = try hardware.download(frame.frame)
+                    engine.stats.update { $0.framesDownloaded += 1 }
+                }
+                if let scanOut {
+                    let rendered = try scanOut.nextTarget(for: frame.frame)
+                    let source = rendered.crop.flatMap { frame.frame.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+                    try converter.convert(source ?? frame.frame, into: rendered.planes, format: rendered.format,
+                                          width: rendered.width, height: rendered.height)
+                    display = try scanOut.present(rendered, of: frame.frame, at: target)
+                } else {
+                    display = try output.present(convertIfNeeded(frame.frame, for: output), at: target)
+                }
+            } catch {
+                // The output keeps its last frame; count it, say why once, go on with the next one.
+                engine.stats.update { $0.framesDropped += 1 }
+                let message = "\(error)"
+                if lastOutputError != message {
+                    lastOutputError = message
+                    engine.post(.videoOutputFailed(error))
+                }
+                return
+            }
+        }
+        recordPresented(frame, display: display, rate: rate)
+    }
+
+    /// Bookkeeping once `frame` is on screen: seams, stats, observers, buffer state.
+    private func recordPresented(_ frame: TimelineFrame, display: HostTime, rate: Double) {
+        let audioClock = frame.segment.hasAudio ? engine.clock.position(at: display, serial: frame.serial) : nil
+        let written = engine.stats.snapshot.audioFramesWritten
+        if let last = local.last, last.frame.serial == frame.serial, last.frame.segment.id != frame.segment.id {
+            let held = (display - last.display).secondsDouble - last.frame.duration / rate
+            engine.stats.recordSeam(SeamRecord(fromItem: engine.itemIndex(last.frame.segment.item),
+                                               toItem: engine.itemIndex(frame.segment.item),
+                                               gapMs: max(held, 0) * 1000, audioFramesAcross: written - last.audioWritten))
+            engine.crossSeam(from: last.frame.segment, to: frame.segment)
+        }
+        engine.stats.recordPresented(PresentationRecord(
+            item: engine.itemIndex(frame.segment.item), pass: frame.segment.pass, pts: frame.itemTime.seconds,
+            displayTime: display.seconds, avOffsetMs: audioClock.map { ($0 - frame.timeline) * 1000 },
+            checksum: engine.stats.keepsLog ? frame.frame.checksum() : 0))
+        engine.presented(frame.segment, itemTime: frame.itemTime, timeline: frame.timeline, serial: frame.serial)
+        if local.firstAfterStart { engine.observers.playbackStateChanged(at: frame.itemTime) }
+        local.last = (frame, display, written)
+        local.firstAfterStart = false
+        local.stalled = false
+        let buffered = engine.videoQueue.count
+        frame.segment.item.update {
+            $0.isPlaybackBufferEmpty = buffered == 0
+            $0.isPlaybackLikelyToKeepUp = buffered >= 2
+        }
+    }
+
+    /// End of playback on the video side, once the last frame has run its time.
+    private func finishVideo(serial: Int) {
+        try? output?.flush()
+        let segment = local.last?.frame.segment
+        // A segment without video is ended by the audio writer.
+        guard segment?.hasVideo ?? true else { return }
+        engine.stageFinished(.video, serial: serial, segment: segment)
+    }
+
+    private func convertIfNeeded(_ frame: VideoFrame, for output: any VideoOutput) throws -> VideoFrame {
+        if output.acceptedFormats.contains(frame.pixelFormat) { return frame }
+        guard let format = output.acceptedFormats.first else { return frame }
+        return try converter.convert(frame, to: format)
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import MarqueeFFmpeg
+
+/// The source stage: opens items, reads and decodes them a packet per step,
+/// and feeds the queues, looking ahead across loop passes and playlist
+/// items. What it decoded but could not queue yet waits in `pending`; the
+/// stage then waits for its signal, which a pop from a full queue raises.
+final class SourceStage: EngineStage {
+    let name = "source"
+    private unowned let engine: Engine
+    let signal: WakeSignal
+    private var source: ItemSource?
+    private var serial = -1
+    private var segmentID = 0
+    private var finished = true
+    private enum Pending {
+        case decoded(ItemSource.Output)
+        /// Nothing follows on this serial.
+        case end
+    }
+
+    /// Decoded output (and the end marker) in order, not yet in their queues.
+    private var pending: [Pending] = []
+    private var pendingHead = 0
+
+    init(engine: Engine) {
+        self.engine = engine
+        signal = engine.signals.source
+    }
+
+    private enum Command {
+        case stop
+        case start(StartRequest)
+        case run(serial: Int)
+    }
+
+    func step(now: HostTime) -> StageWake {
+        let command = engine.state.withLock { state -> Command in
+            if state.stopped { return .stop }
+            if let start = state.start {
+                state.start = nil
+                return .start(start)
+            }
+            return .run(serial: state.serial)
+        }
+        switch command {
+        case .stop:
+            return .stop
+        case .start(let request):
+            clearPending()
+            start(request)
+            return .now
+        case .run(let current):
+            guard current == serial else {
+                clearPending()
+                return .signal
+            }
+        }
+        guard flushPending() else { return .signal }
+        guard !finished, let reading = source else { return .signal }
+        read(reading)
+        return flushPending() ? .now : .signal
+    }
+
+    private func start(_ request: StartRequest) {
+        serial = request.serial
+        segmentID += 1
+        if source?.item !== request.item { source = nil }
+        source = openPlayable(startingWith: request.item, reusing: source)
+        finished = source == nil
+        guard let current = source else { return endOfPlayback() }
+        do {
+            let time = current.item === request.item ? request.time : .zero
+            _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact)
+        } catch {
+            fail(current.item, error)
+            source = nil
+            finished = true
+            endOfPlayback()
+        }
+    }
+
+    /// One packet, or the move to what follows at the end of a pass.
+    private func read(_ reading: ItemSource) {
+        do {
+            if try reading.step(serial: serial, emit: { pending.append(.decoded($0)) }) { return }
+            segmentID += 1
+            source = try nextAfterPass(of: reading)
+        } catch {
+            engine.post(.failedToPlayToEnd(reading.item, error))
+            engine.stats.update { $0.decodeErrors += 1 }
+            segmentID += 1
+            source = next(after: reading, timelineStart: reading.timelineEnd ?? engine.state.withLock { $0.timeline })
+        }
+        if source == nil {
+            finished = true
+            endOfPlayback()
+        }
+    }
+
+    /// At the end of a pass: loop the same item without a flush, or drain and
+    /// move to the next item, placed right after this one on the timeline.
+    private func nextAfterPass(of source: ItemSource) throws -> ItemSource? {
+        if successor(of: source.item, pass: source.pass) === source.item {
+            step(from: source.item, to: source.item)
+            _ = try source.startNextPass(segmentID: segmentID)
+            return source
+        }
+        // Video switched to software at the very end: the input was rewound, read it again.
+        guard try source.drain(serial: serial, emit: { pending.append(.decoded($0)) }) else { return source }
+        var end = source.timelineEnd ?? engine.state.withLock { $0.timeline }
+        let between = engine.configuration.betweenItems
+        if between != .cut, successor(of: source.item, pass: source.pass) != nil {
+            source.emitPause(between, audioFormat: engine.configuration.audioOutput?.format,
+                             serial: serial, emit: { pending.append(.decoded($0)) })
+            end += between.seconds
+        }
+        return next(after: source, timelineStart: end)
+    }
+
+    private func next(after source: ItemSource, timelineStart: Double) -> ItemSource? {
+        guard let following = successor(of: source.item, pass: source.pass) else { return nil }
+        guard let opened = openPlayable(startingWith: following, reusing: following === source.item ? source : nil) else {
+            return nil
+        }
+        step(from: source.item, to: opened.item)
+        do {
+            _ = try opened.start(at: .zero, timelineStart: timelineStart, segmentID: segmentID, exact: false)
+            return opened
+        } catch {
+            fail(opened.item, error)
+            return nil
+        }
+    }
+
+    private func successor(of item: PlayerItem, pass: Int = 0) -> PlayerItem? {
+        engine.state.withLock { $0.cursor.successor(of: item, pass: pass, in: $0.queue) }
+    }
+
+    private func step(from item: PlayerItem, to next: PlayerItem) {
+        engine.state.withLock { $0.cursor.step(from: item, to: next, in: $0.queue) }
+    }
+
+    /// Opens `item`, or the first item after it that opens: a broken item is
+    /// marked failed, reported, and skipped so the show goes on.
+    private func openPlayable(startingWith item: PlayerItem, reusing existing: ItemSource?) -> ItemSource? {
+        if let existing, existing.item === item { return existing }
+        var candidate: PlayerItem? = item
+        var tried: [ObjectIdentifier] = []
+        let serial = serial
+        while let current = candidate, !tried.contains(ObjectIdentifier(current)),
+              engine.state.withLock({ $0.serial == serial && !$0.stopped }) {
+            tried.append(ObjectIdentifier(current))
+            do {
+                var opening = true
+                let configuration = engine.configuration
+                let source = try ItemSource(item: current, audioFormat: configuration.audioOutput?.format,
+                                            videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
+                                            onSoftwareFallback: { [unowned self] reason in
+                    softwareFallback(current, reason: reason, atOpen: opening)
+                })
+                opening = false
+                engine.post(.itemStatusChanged(current, .readyToPlay))
+                if let decoder = source.decoderName { engine.stats.update { $0.decoder = decoder } }
+                engine.stats.update { $0.hwdec = source.decoderKind?.rawValue }
+                return source
+            } catch {
+                fail(current, error)
+                candidate = successor(of: current)
+            }
+        }
+        return nil
+    }
+
+    /// Video of `item` is decoded in software from now on: counted, and
+    /// reported as one event (a set-up reason only the first time it occurs).
+    private func softwareFallback(_ item: PlayerItem, reason: String, atOpen: Bool) {
+        engine.stats.update {
+            $0.hwdec = VideoDecoderKind.software.rawValue
+            $0.hwdecFallbacks += 1
+        }
+        if atOpen, !engine.reportedFallbacks.withLock({ $0.insert(reason).inserted }) { return }
+        engine.post(.videoDecodingFellBack(item, reason: reason))
+    }
+
+    private func fail(_ item: PlayerItem, _ error: any Error) {
+        item.markFailed(error)
+        engine.post(.itemStatusChanged(item, .failed))
+    }
+
+    /// Moves pending output into the queues in order; false when one is full
+    /// (the rest stays pending until a pop raises the signal).
+    private func flushPending() -> Bool {
+        while pendingHead < pending.count {
+            guard enqueue(pending[pendingHead]) else { return false }
+            pendingHead += 1
+        }
+        clearPending()
+        return true
+    }
+
+    private func enqueue(_ output: Pending) -> Bool {
+        switch output {
+        case .decoded(.video(let frame)):
+            return engine.videoQueue.push(.media(frame), bytes: frame.frame.byteCount, seconds: frame.duration)
+        case .decoded(.audio(let audio)):
+            guard engine.configuration.audioOutput != nil else { return true }
+            // Audio may run past its bound while the presenter has no frame at
+            // all: a paused seek (the audio writer is not consuming) must still
+            // get its first picture, whatever the file's interleaving.
+            return engine.audioQueue.push(.media(audio), bytes: audio.buffer.bytes.count, seconds: audio.buffer.duration.seconds,
+                                          overflow: audio.segment.hasVideo && engine.videoQueue.isEmpty)
+        case .end:
+            let video = engine.videoQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
+            let audio = engine.configuration.audioOutput == nil
+                || engine.audioQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
+            return video && audio
+        }
+    }
+
+    private func clearPending() {
+        pending.removeAll(keepingCapacity: true)
+        pendingHead = 0
+    }
+
+    private func endOfPlayback() {
+        pending.append(.end)
+    }
+}
+
+extension VideoFrame {
+    /// Memory the frame holds: its CPU planes, or its dmabuf objects.
+    var byteCount: Int {
+        if let hardware = storage as? any DMABufStorage { return hardware.dmabuf.objects.reduce(0) { $0 + $1.size } }
+        return planes.reduce(0) { $0 + $1.bytesPerRow * $1.rows }
+    }
+}
