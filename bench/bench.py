@@ -623,14 +623,7 @@ def main():
     if not os.access(args.marquee, os.X_OK):
         sys.exit(f"bench: {args.marquee} not found (bench/run builds it)")
 
-    revision = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
-                              text=True).stdout.strip() or "unknown"
-    cpu = "unknown"
-    with open("/proc/cpuinfo") as handle:
-        for line in handle:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+    revision, cpu = revision_and_cpu()
     results = {"meta": {
         "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "marquee_revision": revision,
@@ -663,10 +656,28 @@ def main():
     results["meta"]["bench_seconds"] = round(time.monotonic() - started)
     results["targets"] = targets(results)
     results["table"] = print_report(results)
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as handle:
+    write_results(results, args.json, "bench")
+
+
+def revision_and_cpu():
+    """This tree's `git describe` and the CPU's model name, for a run's metadata."""
+    revision = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
+                              text=True).stdout.strip() or "unknown"
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as handle:
+        for line in handle:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return revision, cpu
+
+
+def write_results(results, path, name):
+    """The run's results as JSON at `path`, and one line saying where."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as handle:
         json.dump(results, handle, indent=2)
-    log(f"bench: {results['meta']['bench_seconds']} s; results in {os.path.relpath(args.json, ROOT)}")
+    log(f"{name}: {results['meta']['bench_seconds']} s; results in {os.path.relpath(path, ROOT)}")
 
 
 if __name__ == "__main__":

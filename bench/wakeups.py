@@ -141,6 +141,15 @@ def measure_window(pid, seconds=WINDOW, sample_every=0.5):
 # ---------------------------------------------------------------- players
 
 
+def settled_window(player):
+    """A marquee's window, SETTLE after its state was reached, and its status after."""
+    time.sleep(SETTLE)
+    window = measure_window(player.pid)
+    status = player.status()
+    window["state_after"] = status["state"]
+    return window, status
+
+
 def wait_for(condition, timeout, what, interval=0.05):
     deadline = time.monotonic() + timeout
     while True:
@@ -152,7 +161,34 @@ def wait_for(condition, timeout, what, interval=0.05):
         time.sleep(interval)
 
 
-class Marquee:
+class Child:
+    """A measured player process: used with `with`, it is asked to quit at
+    the end (and killed if it does not) and what it held is released."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        if self.child.poll() is None:
+            try:
+                self.quit()
+            except (OSError, RuntimeError):
+                pass
+        try:
+            self.child.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.child.kill()
+            self.child.wait()
+        self.release()
+        self.errors.close()
+
+    def output(self):
+        """The end of what it wrote on stderr."""
+        self.errors.seek(0)
+        return self.errors.read().decode(errors="replace")[-2000:]
+
+
+class Marquee(Child):
     """`marquee play` to null outputs, steered by text commands on stdin (one reply line each on stdout)."""
 
     def __init__(self, binary, arguments, env):
@@ -170,7 +206,7 @@ class Marquee:
 
     def command(self, text, timeout=5):
         if self.child.poll() is not None:
-            raise RuntimeError(f"marquee exited ({self.child.returncode}) before '{text}': {self.stderr()}")
+            raise RuntimeError(f"marquee exited ({self.child.returncode}) before '{text}': {self.output()}")
         self.child.stdin.write((text + "\n").encode())
         self.child.stdin.flush()
         try:
@@ -178,7 +214,7 @@ class Marquee:
         except queue.Empty:
             raise RuntimeError(f"marquee: no reply to '{text}' in {timeout} s") from None
         if reply is None:
-            raise RuntimeError(f"marquee exited ({self.child.wait()}) on '{text}': {self.stderr()}")
+            raise RuntimeError(f"marquee exited ({self.child.wait()}) on '{text}': {self.output()}")
         return reply
 
     def status(self):
@@ -195,26 +231,14 @@ class Marquee:
         fields["wall"] = time.monotonic()
         return fields
 
-    def stderr(self):
-        self.errors.seek(0)
-        return self.errors.read().decode(errors="replace")[-2000:]
+    def quit(self):
+        self.command("quit")
 
-    def close(self):
-        if self.child.poll() is None:
-            try:
-                self.command("quit")
-            except RuntimeError:
-                pass
-        try:
-            self.child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.child.kill()
-            self.child.wait()
+    def release(self):
         self.child.stdin.close()
-        self.errors.close()
 
 
-class Mpv:
+class Mpv(Child):
     """mpv to null outputs, steered through its JSON IPC socket."""
 
     def __init__(self, arguments, env):
@@ -252,24 +276,13 @@ class Mpv:
         reply = self.command("get_property", name)
         return reply.get("data") if reply.get("error") == "success" else None
 
-    def output(self):
-        self.errors.seek(0)
-        return self.errors.read().decode(errors="replace")[-2000:]
+    def quit(self):
+        if self.socket:
+            self.command("quit")
 
-    def close(self):
-        if self.child.poll() is None and self.socket:
-            try:
-                self.command("quit")
-            except (OSError, RuntimeError):
-                pass
-        try:
-            self.child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.child.kill()
-            self.child.wait()
+    def release(self):
         if self.socket:
             self.socket.close()
-        self.errors.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -298,25 +311,18 @@ class Bench:
 
     def paused_marquee(self, start, tool):
         clip = self.clips[SHORT_CLIP]
-        player = start([clip["path"]])
-        try:
+        with start([clip["path"]]) as player:
             wait_for(lambda: (s := player.status())["state"] == "playing" and s["time"] >= 0.3, 10, "playback")
             reply = player.command("pause")
             if not reply.startswith("ok"):
                 raise RuntimeError(f"marquee: pause: {reply}")
-            time.sleep(SETTLE)
-            window = measure_window(player.pid)
-            window["state_after"] = player.status()["state"]
-            return window
-        finally:
-            player.close()
+            return settled_window(player)[0]
 
     def end_marquee(self, start, tool):
         clip = self.clips[SHORT_CLIP]
         extra = self.end_args[tool]
         if extra is not None:
-            player = start([*extra, clip["path"]])
-            try:
+            with start([*extra, clip["path"]]) as player:
                 seen = {"playing": False}
 
                 def ended():
@@ -324,62 +330,43 @@ class Bench:
                     seen["playing"] |= status["state"] == "playing"
                     return seen["playing"] and status["state"] != "playing"
                 wait_for(ended, 15, "the end of the playlist")
-                time.sleep(SETTLE)
-                window = measure_window(player.pid)
-                window["state_after"] = player.status()["state"]
+                window, _ = settled_window(player)
                 window["method"] = "held open at the end by " + " ".join(extra)
                 return window
-            finally:
-                player.close()
         # This marquee exits at the end of a playlist: the nearest state is
         # paused on the last frame with the source at the end of the file.
         last = (clip["frames"] - 0.5) / clip["fps"]
-        player = start([clip["path"]])
-        try:
+        with start([clip["path"]]) as player:
             wait_for(lambda: (s := player.status())["state"] == "playing" and s["time"] >= 0.3, 10, "playback")
             for text in ("pause", f"seek {last:.3f}"):
                 reply = player.command(text)
                 if not reply.startswith("ok"):
                     raise RuntimeError(f"marquee: {text}: {reply}")
             time.sleep(0.5)  # the seek's frame
-            time.sleep(SETTLE)
-            window = measure_window(player.pid)
-            status = player.status()
-            window["state_after"] = status["state"]
+            window, _ = settled_window(player)
             window["method"] = f"exits at the end: paused, then seek {last:.3f} (the last frame)"
             return window
-        finally:
-            player.close()
 
     def between_marquee(self, start, tool):
         clip = self.clips[SHORT_CLIP]
-        player = start(["--config", self.config, clip["path"], clip["path"]])
-        try:
+        with start(["--config", self.config, clip["path"], clip["path"]]) as player:
             end = clip["duration"] - 1.5 / clip["fps"]
             wait_for(lambda: (s := player.status())["index"] == 2 or s["time"] >= end, 15, "the end of the first item")
-            time.sleep(SETTLE)
-            window = measure_window(player.pid)
-            status = player.status()
-            window["state_after"] = status["state"]
+            window, status = settled_window(player)
             if status["index"] == 2 and status["time"] > 0.05:
                 window["warning"] = f"the second item was playing by the window's end (time {status['time']})"
             return window
-        finally:
-            player.close()
 
     def playing_marquee(self, start, tool):
         clip = self.clips[PLAYING_CLIP]
         stats_path = os.path.join(SCRATCH, f"wakeups-stats-{tool}.json")
         if os.path.exists(stats_path):
             os.remove(stats_path)
-        player = start(["--stats", stats_path, clip["path"]])
-        try:
+        with start(["--stats", stats_path, clip["path"]]) as player:
             wait_for(lambda: player.status()["time"] >= 2.0, 15, "two seconds of playback")
             first = player.status()
             window = measure_window(player.pid)
             last = player.status()
-        finally:
-            player.close()
         window.update(frames_from_progress(window, first["time"], first["wall"], last["time"], last["wall"], clip["fps"]))
         try:
             with open(stats_path) as handle:
@@ -393,32 +380,25 @@ class Bench:
     # mpv -------------------------------------------------------------
 
     def paused_mpv(self, start):
-        player = start([self.clips[SHORT_CLIP]["path"]])
-        try:
+        with start([self.clips[SHORT_CLIP]["path"]]) as player:
             wait_for(lambda: (player.get("time-pos") or 0) >= 0.3, 10, "mpv playback")
             player.command("set_property", "pause", True)
             time.sleep(SETTLE)
             window = measure_window(player.pid)
             window["state_after"] = "paused" if player.get("pause") else "playing"
             return window
-        finally:
-            player.close()
 
     def end_mpv(self, start):
-        player = start(["--keep-open=yes", self.clips[SHORT_CLIP]["path"]])
-        try:
+        with start(["--keep-open=yes", self.clips[SHORT_CLIP]["path"]]) as player:
             wait_for(lambda: player.get("eof-reached") is True, 15, "mpv's end of file")
             time.sleep(SETTLE)
             window = measure_window(player.pid)
             window["method"] = "--keep-open=yes"
             return window
-        finally:
-            player.close()
 
     def between_mpv(self, start):
         path = self.clips[SHORT_CLIP]["path"]
-        player = start([f"--image-display-duration={BETWEEN_MS // 1000}", path, self.still, path])
-        try:
+        with start([f"--image-display-duration={BETWEEN_MS // 1000}", path, self.still, path]) as player:
             wait_for(lambda: player.get("playlist-pos") == 1, 15, "mpv's still image")
             time.sleep(SETTLE)
             window = measure_window(player.pid)
@@ -426,20 +406,15 @@ class Bench:
                 window["warning"] = "mpv left the still inside the window"
             window["method"] = f"a still image between the clips, --image-display-duration={BETWEEN_MS // 1000}"
             return window
-        finally:
-            player.close()
 
     def playing_mpv(self, start):
         clip = self.clips[PLAYING_CLIP]
-        player = start([clip["path"]])
-        try:
+        with start([clip["path"]]) as player:
             wait_for(lambda: (player.get("time-pos") or 0) >= 2.0, 15, "two seconds of mpv playback")
             t0, w0 = player.get("time-pos"), time.monotonic()
             window = measure_window(player.pid)
             t1, w1 = player.get("time-pos"), time.monotonic()
             window["frame_drop_count_run"] = player.get("frame-drop-count")
-        finally:
-            player.close()
         window.update(frames_from_progress(window, t0, w0, t1, w1, clip["fps"]))
         return window
 
@@ -685,14 +660,7 @@ def main():
             sys.exit(f"wakeups: {binary} is not an executable")
     binaries = {"marquee": os.path.abspath(current), "baseline": os.path.abspath(baseline)}
 
-    cpu = "unknown"
-    with open("/proc/cpuinfo") as handle:
-        for line in handle:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    revision = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
-                              text=True).stdout.strip() or "unknown"
+    revision, cpu = bench.revision_and_cpu()
     if args.current_bin:
         revision += " (--current-bin)"
     results = {"meta": {
@@ -726,10 +694,7 @@ def main():
     results["rows"] = aggregate(samples, scenarios, baseline_commit)
     results["targets"] = targets(results["rows"])
     results["table"] = print_report(results)
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as handle:
-        json.dump(results, handle, indent=2)
-    log(f"wakeups: {results['meta']['bench_seconds']} s; results in {os.path.relpath(args.json, ROOT)}")
+    bench.write_results(results, args.json, "wakeups")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MarqueeControl
 import Synchronization
+import MarqueeTestSupport
 import Testing
 
 /// The stdin channel with a fake player: line handling, and 10,000 random
@@ -69,7 +70,7 @@ import Testing
     /// player still answers afterwards.
     @Test(arguments: [CommandFormat.text, .json])
     func tenThousandRandomLinesAreAnsweredAndNothingBreaks(format: CommandFormat) {
-        var random = SystemRandomNumberGenerator()
+        var random = SeededGenerator(seed: 0x57d1)
         let replies = Replies()
         let player = FakePlayer()
         let executor = CommandExecutor(target: player, quit: {})

@@ -9,7 +9,7 @@ import Testing
         let good = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 25))
         let missing = "/nonexistent/missing.mp4"
         let corrupt = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID().uuidString).mp4").path
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 0xbad)
         try Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: corrupt))
         let good2 = try Fixtures.path(Fixtures.indexed(seconds: 2, fps: 25))
 

@@ -76,22 +76,7 @@ final class StageExecutor {
 
     private func delayed(_ wake: StageWake) -> StageWake {
         guard case .at(let deadline) = wake, let upTo = latency?.upTo else { return wake }
-        return .at(deadline + .nanoseconds(Int64(latency!.generator.next(upTo: upTo) * 1e9)))
-    }
-}
-
-/// A linear congruential generator: the same numbers for the same seed, everywhere.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state
-    }
-
-    /// A double in [0, upTo).
-    mutating func next(upTo: Double) -> Double {
-        Double(next() >> 11) / Double(1 << 53) * upTo
+        let late = latency?.generator.next(upTo: upTo) ?? 0
+        return .at(deadline + .nanoseconds(Int64(late * 1e9)))
     }
 }

@@ -97,6 +97,23 @@ import Testing
         #expect(Array(tail) == (175..<250).map(Optional.some))
     }
 
+    /// A seek issued before an earlier one showed its frame supersedes it:
+    /// the earlier wait says false, the later true, and only the later frame
+    /// shows. A wait that starts after its seek completed returns true at once.
+    @Test func aLaterSeekCancelsAnEarlierOne() async throws {
+        let rig = Rig([try Self.clip(seconds: 10)])
+        rig.player.play()
+        rig.executor.run(for: 0.5)
+        rig.player.pause()
+        let shown = rig.video.frames.count
+        let first = try #require(rig.player.startSeek(to: MediaTime(seconds: 2, preferredTimescale: 1000), exact: false))
+        let second = try #require(rig.player.startSeek(to: MediaTime(seconds: 5, preferredTimescale: 1000), exact: false))
+        rig.executor.run(for: 2)
+        #expect(await first() == false)
+        #expect(await second() == true)
+        #expect(rig.indexes[shown...] == [125])
+    }
+
     /// 2x from the middle: frames are due twice as fast on the audio clock, so
     /// on a 60 Hz display every frame still shows, each one half-interval later.
     @Test func aRateChangeTakesEffectOnTheNextFrame() throws {

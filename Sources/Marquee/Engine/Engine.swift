@@ -83,6 +83,9 @@ final class Engine: @unchecked Sendable {
         /// Seek continuations, resumed with true when a frame of their serial
         /// shows, false when a later seek supersedes them.
         var seekWaiters: [(serial: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        /// The latest serial a frame (or the end) was presented on: a wait
+        /// that starts after its seek completed returns at once.
+        var completedSerial = -1
         var playing = false
         var rate = 1.0
         var volume: Float = 1
@@ -164,18 +167,20 @@ final class Engine: @unchecked Sendable {
 
     func waitForSeek(serial: Int) async -> Bool {
         await withCheckedContinuation { continuation in
-            let current = state.withLock { state -> Bool in
+            let settled = state.withLock { state -> Bool? in
                 guard state.serial == serial else { return false }
+                if state.completedSerial >= serial { return true }
                 state.seekWaiters.append((serial, continuation))
-                return true
+                return nil
             }
-            if !current { continuation.resume(returning: false) }
+            if let settled { continuation.resume(returning: settled) }
         }
     }
 
     /// A frame (or audio) of `serial` is now presented: seeks on it are done.
     func completeSeeks(serial: Int) {
         let done = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+            state.completedSerial = max(state.completedSerial, serial)
             let done = state.seekWaiters.filter { $0.serial == serial }.map(\.continuation)
             state.seekWaiters.removeAll { $0.serial == serial }
             return done

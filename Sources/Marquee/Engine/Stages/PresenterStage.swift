@@ -99,11 +99,10 @@ final class PresenterStage: EngineStage {
     /// until told. An untimed run has no time to keep it up in.
     private func idle(now: HostTime) -> StageWake {
         guard let scanOut, !engine.configuration.untimed else { return .signal }
-        if local.nextMaintain.map({ now >= $0 }) ?? true {
-            scanOut.maintain()
-            local.nextMaintain = now + Self.maintainInterval
-        }
-        return .at(local.nextMaintain!)
+        if let due = local.nextMaintain, now < due { return .at(due) }
+        scanOut.maintain()
+        local.nextMaintain = now + Self.maintainInterval
+        return .at(now + Self.maintainInterval)
     }
 
     /// Nothing to show while playing: the buffer is empty. Reported once per
