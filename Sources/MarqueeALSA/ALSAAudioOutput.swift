@@ -92,6 +92,10 @@ public final class ALSAAudioOutput: AudioOutput, Sendable {
     public var statistics: Statistics { playback.withLock { $0.statistics } }
     public var underruns: Int { playback.withLock { $0.statistics.underruns } }
 
+    /// A device: a pause between items drains it and lets it stand instead
+    /// of writing silence a period at a time.
+    public var stopsForSilence: Bool { true }
+
     /// Whether a PCM is open (false while playing into the stand-in).
     public var isConnected: Bool { playback.withLock { $0.device != nil } }
 

@@ -25,9 +25,10 @@ final class StageExecutor {
 
     /// A player on `clock` whose stages only this executor runs.
     static func player(_ sources: [String], video: any VideoOutput, audio: (any AudioOutput)?, clock: VirtualClock,
-                       loop: LoopMode = .none, passes: Int? = nil) -> QueuePlayer {
-        let configuration = PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: clock,
+                       loop: LoopMode = .none, passes: Int? = nil, between: PauseBetweenItems = .cut) -> QueuePlayer {
+        var configuration = PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: clock,
                                                 keepsPresentationLog: true)
+        configuration.betweenItems = between
         let player = QueuePlayer(items: sources.map(PlayerItem.init(source:)), configuration: configuration, threaded: false)
         player.loopMode = loop
         player.loopPasses = passes

@@ -17,10 +17,12 @@ import Testing
         let player: QueuePlayer
         let executor: StageExecutor
 
-        init(_ sources: [String], loop: LoopMode = .none, passes: Int? = nil, seed: UInt64 = 0x5eed) {
+        init(_ sources: [String], loop: LoopMode = .none, passes: Int? = nil, between: PauseBetweenItems = .cut,
+             seed: UInt64 = 0x5eed) {
             video = RecordingVideoOutput(clock: clock)
             audio = NullAudioOutput(format: AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16), clock: clock)
-            player = StageExecutor.player(sources, video: video, audio: audio, clock: clock, loop: loop, passes: passes)
+            player = StageExecutor.player(sources, video: video, audio: audio, clock: clock, loop: loop, passes: passes,
+                                          between: between)
             executor = StageExecutor(player: player, clock: clock, latency: (seed, 0.002))
         }
 
@@ -158,6 +160,33 @@ import Testing
         #expect(rig.player.items.isEmpty)
         #expect(rig.player.rate == 0)
         #expect(rig.stats.audioFramesWritten == 6 * 48000)
+    }
+
+    /// A 3 s pause between items holds the last frame with the device
+    /// stopped: inside it the audio stage wakes at most once, the presenter
+    /// (waiting on a clock that runs on the host's time, so it need not read
+    /// it again) and the source not at all; the next item starts on time, in sync, from silence
+    /// that was never written.
+    @Test func aPauseBetweenItemsStopsTheDeviceAndWakesRarely() throws {
+        let rig = Rig([try Self.clip(), try Self.clip()], between: .hold(seconds: 3))
+        rig.player.play()
+        rig.executor.run(for: 2.3)
+        let before = rig.executor.steps
+        rig.executor.run(for: 2.5)
+        let inside = rig.executor.steps.merging(before) { $0 - $1 }
+        #expect(rig.video.frames.count == 50, "the pause had ended early")
+        #expect(inside["audio", default: 0] <= 2, "audio stepped \(inside["audio", default: 0]) times in 2.5 s of pause")
+        #expect(inside["present", default: 0] <= 1, "presenter stepped \(inside["present", default: 0]) times")
+        #expect(inside["source", default: 0] == 0)
+        #expect(rig.executor.run(for: 10))
+        #expect(rig.indexes == (0..<100).map { Optional.some($0 % 50) })
+        #expect(rig.stats.framesDropped == 0)
+        #expect(rig.stats.underruns == 0)
+        #expect(rig.stats.audioFramesWritten == 2 * 96000, "silence was written into a device that stops for it")
+        let gap = try #require(rig.stats.seams.first).gapMs
+        #expect(abs(gap - 3000) <= 1000 / 60.0 + 2, "the last frame stayed \(gap) ms extra")
+        let worst = rig.offsets.map(abs).max() ?? .infinity
+        #expect(worst <= 1000 / 60.0 + 2, "A-V offset reached \(worst) ms")
     }
 
     /// Two runs with the same seed are the same run, display time for display time.

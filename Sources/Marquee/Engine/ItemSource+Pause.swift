@@ -18,7 +18,7 @@ extension ItemSource {
         if let audioFormat {
             let frames = Int((seconds * Double(audioFormat.sampleRate)).rounded())
             let silence = AudioBuffer(pts: end, format: audioFormat, bytes: [UInt8](repeating: 0, count: frames * audioFormat.bytesPerFrame))
-            emit(.audio(TimelineAudio(buffer: silence, segment: segment, timeline: timeline, serial: serial)))
+            emit(.audio(TimelineAudio(buffer: silence, segment: segment, timeline: timeline, serial: serial, isSilence: true)))
         }
     }
 }

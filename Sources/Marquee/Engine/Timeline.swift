@@ -55,6 +55,9 @@ struct TimelineAudio: Sendable {
     let segment: Segment
     var timeline: Double
     let serial: Int
+    /// A pause between items: an output that stops for silence is stopped
+    /// for its length instead of being fed it.
+    var isSilence = false
 }
 
 /// Decoded media that knows its seek serial.

@@ -96,6 +96,9 @@ public final class NullAudioOutput: AudioOutput, Sendable {
         }
     }
 
+    /// A simulated device: silence need not be played into it.
+    public var stopsForSilence: Bool { true }
+
     /// How long the last sample written takes to be heard, and when that was read.
     public func delay() -> (delay: Duration, at: HostTime) {
         state.withLock { state in

@@ -57,8 +57,16 @@ public protocol AudioOutput: AnyObject {
     /// does in poll). The audio stage waits for this deadline instead of
     /// blocking, so a simulated device runs under a test executor.
     func roomTime(forFrames frames: Int) -> HostTime?
+
+    /// Whether a pause between items may stop this output (drain what was
+    /// written, then write nothing until the next sound) instead of feeding
+    /// it silence: true for a device, whose silence sounds the same and
+    /// costs no wake-ups; false (the default) for a recording, which must
+    /// hold every sample.
+    var stopsForSilence: Bool { get }
 }
 
 extension AudioOutput {
     public func roomTime(forFrames frames: Int) -> HostTime? { nil }
+    public var stopsForSilence: Bool { false }
 }

@@ -5,8 +5,9 @@ public enum FrameTiming {
     /// dropped instead of shown, so video catches up with audio rather than
     /// trailing it.
     public static let lateFrameThreshold = 1.0
-    /// Never wait longer than this for one frame: a clock jump (a bad
-    /// timestamp, audio stalling) must not freeze the picture.
+    /// Never wait longer than this on one reading of a sound device's
+    /// clock: it drifts from the host's (0.5 % is 5 ms a second), so the
+    /// presenter reads it again before the frame is due.
     public static let maximumWait = 1.0
 
     public enum Decision: Equatable, Sendable {
@@ -24,10 +25,11 @@ public enum FrameTiming {
     ///   - refreshInterval: the display's refresh interval in seconds, if any.
     ///   - isLastQueued: true when no later frame is waiting; a frame that is
     ///     the newest available is never dropped (it may be all we get).
+    ///   - waitLimit: the longest wait to return (`maximumWait` for a device's clock).
     public static func decide(pts: Double, duration: Double, clock: Double, rate: Double,
-                              refreshInterval: Double?, isLastQueued: Bool) -> Decision {
+                              refreshInterval: Double?, isLastQueued: Bool, waitLimit: Double = maximumWait) -> Decision {
         let lead = (pts - clock) / rate
-        if lead >= 0 { return .present(inSeconds: min(lead, maximumWait)) }
+        if lead >= 0 { return .present(inSeconds: min(lead, waitLimit)) }
         // Handed over now, the frame is seen at the next vblank, up to a
         // refresh later: judge its lateness there, or on a display whose
         // refresh equals the frame rate video trails by two frames before a drop.

@@ -16,18 +16,25 @@ public final class SyncClock: Sendable {
         /// generation is invalid, so nobody syncs to pre-seek audio.
         var serial: Int
         var isSet: Bool
+        /// The reading came from a sound device, whose clock drifts from
+        /// the host's; otherwise it runs on the host's clock alone.
+        var fromDevice: Bool
     }
 
-    private let state = Mutex(Reading(position: 0, at: HostTime(nanoseconds: 0), rate: 1, paused: false, serial: 0, isSet: false))
+    private let state = Mutex(Reading(position: 0, at: HostTime(nanoseconds: 0), rate: 1, paused: false, serial: 0, isSet: false,
+                                       fromDevice: false))
 
     public init() {}
 
     /// Records that timeline position `position` is heard/shown at host time `at`.
+    /// - Parameter fromDevice: the reading is a sound device's (it drifts
+    ///   from the host clock, so an extrapolation must not be trusted long).
     /// - Returns: true when this is the first reading of `serial` (the clock starts).
     @discardableResult
-    public func set(position: Double, at: HostTime, serial: Int) -> Bool {
+    public func set(position: Double, at: HostTime, serial: Int, fromDevice: Bool) -> Bool {
         state.withLock {
             let starts = !$0.isSet || $0.serial != serial
+            $0.fromDevice = fromDevice
             $0.position = position
             $0.at = at
             $0.serial = serial
@@ -44,6 +51,11 @@ public final class SyncClock: Sendable {
             if reading.paused { return reading.position }
             return reading.position + (now - reading.at).secondsDouble * reading.rate
         }
+    }
+
+    /// Whether the reading of `serial` came from a sound device (see `set`).
+    public func followsDevice(serial: Int) -> Bool {
+        state.withLock { $0.isSet && $0.serial == serial && $0.fromDevice }
     }
 
     /// Freezes (or thaws) the clock at its position at `now`.

@@ -18,6 +18,13 @@ final class AudioStage: EngineStage {
     private var early: StageEntry<TimelineAudio>?
     /// The end came: once the device has played what was written, report it.
     private var drainingUntil: HostTime?
+    /// A pause between items on a device that stops for it: first what was
+    /// written plays out (until `drainAt`), then the device stands and the
+    /// master clock runs on from the last sample heard until `end`.
+    private var pause: (drainAt: HostTime, start: Double, end: Double, stopped: Bool)?
+    /// The device is drained this long before it would run dry, so a device
+    /// that counts running dry as an underrun never sees one.
+    static let drainMargin: Duration = .milliseconds(10)
     private var stretcher: TimeStretcher
 
     init(engine: Engine, output: any AudioOutput) {
@@ -38,6 +45,7 @@ final class AudioStage: EngineStage {
             serial = current
             ready = nil
             drainingUntil = nil
+            pause = nil
         }
         if !playing {
             if !paused { output.pause(); paused = true }
@@ -51,6 +59,7 @@ final class AudioStage: EngineStage {
             engine.stageFinished(.audio, serial: serial, segment: lastSegment)
             return .now
         }
+        if let current = pause { return standStill(current, now: now, rate: rate) }
         if let (audio, buffer) = ready {
             if let room = roomTime(for: buffer, now: now) { return .at(room) }
             ready = nil
@@ -68,6 +77,8 @@ final class AudioStage: EngineStage {
         case .end:
             if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }
             drainingUntil = drainTime(now: now)
+        case .media(let audio) where audio.isSilence && output.stopsForSilence && !engine.configuration.untimed:
+            stop(for: audio, rate: rate, gain: gain)
         case .media(let audio):
             if let previous = lastSegment, previous.id != audio.segment.id, !audio.segment.hasVideo {
                 engine.crossSeam(from: previous, to: audio.segment)
@@ -79,6 +90,31 @@ final class AudioStage: EngineStage {
             ready = (audio, buffer)
         }
         return .now
+    }
+
+    /// A pause between items: what was written plays out, then the device
+    /// stands still until the pause's end.
+    private func stop(for silence: TimelineAudio, rate: Double, gain: Float) {
+        if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }
+        stretcher.reset()
+        let (delay, at) = output.delay()
+        let playsOutIn = delay > Self.drainMargin ? delay - Self.drainMargin : .zero
+        pause = (at + playsOutIn, silence.timeline, silence.timeline + silence.buffer.duration.seconds, false)
+    }
+
+    private func standStill(_ current: (drainAt: HostTime, start: Double, end: Double, stopped: Bool), now: HostTime,
+                            rate: Double) -> StageWake {
+        if !current.stopped {
+            guard now >= current.drainAt else { return .at(current.drainAt) }
+            try? output.drain()
+            engine.clock.set(position: current.start, at: engine.configuration.hostClock.now(), serial: serial, fromDevice: false)
+            pause?.stopped = true
+        }
+        guard let position = engine.clock.position(at: now, serial: serial), position < current.end else {
+            pause = nil
+            return .now
+        }
+        return .at(now + .nanoseconds(Int64(((current.end - position) / rate * 1e9).rounded(.up))))
     }
 
     /// When the device will have room for `buffer`; nil to write now. An
@@ -114,7 +150,7 @@ final class AudioStage: EngineStage {
         // Input consumed so far, in timeline seconds; the stretcher holds back a little.
         let consumedEnd = audio.timeline + audio.buffer.duration.seconds - stretcher.latency(rate: rate)
         let (delay, at) = output.delay()
-        if engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial) {
+        if engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial, fromDevice: true) {
             // The presenter may be waiting for the audio clock to start.
             engine.signals.presenter.raise()
         }

@@ -140,7 +140,7 @@ final class PresenterStage: EngineStage {
             local.untimedAnchor = anchor
             target = anchor.host + .nanoseconds(Int64((frame.timeline - anchor.timeline) / rate * 1e9))
         } else if local.firstAfterStart || !playing {
-            if !frame.segment.hasAudio { engine.clock.set(position: frame.timeline, at: now, serial: frame.serial) }
+            if !frame.segment.hasAudio { engine.clock.set(position: frame.timeline, at: now, serial: frame.serial, fromDevice: false) }
         } else {
             let position: Double
             switch masterPosition(for: frame, now: now) {
@@ -148,8 +148,12 @@ final class PresenterStage: EngineStage {
             case .waitUntil(let deadline): return deadline
             }
             let refresh = output?.refreshInterval?.secondsDouble
+            // A sound device's clock drifts from the host's: look at it again
+            // at least every `maximumWait`. A clock on the host's own time (no
+            // audio, or the device stopped between items) can be waited on in full.
+            let limit = engine.clock.followsDevice(serial: frame.serial) ? FrameTiming.maximumWait : .infinity
             let decision = FrameTiming.decide(pts: frame.timeline, duration: frame.duration, clock: position, rate: rate,
-                                              refreshInterval: refresh, isLastQueued: engine.videoQueue.isEmpty)
+                                              refreshInterval: refresh, isLastQueued: engine.videoQueue.isEmpty, waitLimit: limit)
             switch decision {
             case .drop:
                 engine.stats.update { $0.framesDropped += 1 }
@@ -182,7 +186,7 @@ final class PresenterStage: EngineStage {
         let since = local.audioWaitSince ?? now
         local.audioWaitSince = since
         guard frame.segment.hasAudio, now - since < Self.audioStartLimit else {
-            engine.clock.set(position: frame.timeline, at: now, serial: frame.serial)
+            engine.clock.set(position: frame.timeline, at: now, serial: frame.serial, fromDevice: false)
             return .position(frame.timeline)
         }
         return .waitUntil(since + Self.audioStartLimit)
