@@ -163,8 +163,6 @@ final class Engine: @unchecked Sendable {
         threads.forEach { $0.join() }
     }
 
-    var isStopped: Bool { state.withLock { $0.stopped } }
-
     func waitForSeek(serial: Int) async -> Bool {
         await withCheckedContinuation { continuation in
             let settled = state.withLock { state -> Bool? in
