@@ -16,6 +16,8 @@ import Testing
         #expect(Set(indexes).count == indexes.count, "a frame was shown twice")
         let stats = run.player.stats.snapshot
         let p99 = try #require(stats.avOffsetP99Ms)
+        print("real time, 10 s at 25 fps: \(indexes.count) frames, \(stats.framesDropped) dropped, A-V p50 "
+              + "\(stats.avOffsetP50Ms ?? .nan) ms, p99 \(p99) ms, max \(stats.avOffsetMaxMs ?? .nan) ms")
         #expect(p99 <= 10, "A-V offset p99 \(p99) ms")
         // Frames follow the audio clock: display times advance like the timeline.
         let frames = run.video.frames

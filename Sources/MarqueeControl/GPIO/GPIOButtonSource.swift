@@ -31,10 +31,11 @@ public final class GPIOButtonSource: Sendable {
     private let executor: CommandExecutor
     private let log: @Sendable (String) -> Void
     private let trace: (@Sendable (String) -> Void)?
-    private let stopped = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
-    /// How long one wait lasts at most, so `stop()` is noticed promptly.
-    public static let pollNanoseconds: UInt64 = 100_000_000
+    /// Raised by `stop()`; the watching thread waits on it beside the line.
+    private let stopEvent = Mutex<StopEvent?>(nil)
+    /// Signalled once the watching thread has released the line.
+    private let released = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - log: receives one line per press ("gpio gpiochip0 line 3: press: toggle")
@@ -55,36 +56,48 @@ public final class GPIOButtonSource: Sendable {
         let chip = try GPIOChip(button.chip)
         let line = try GPIOLine(chip: chip, offset: button.line, consumer: "marquee")
         let decoder = ButtonDecoder(settings: button.settings, lineIsHigh: try line.isHigh(), at: Self.now())
+        let stop = try StopEvent(chip: button.chip, line: button.line)
+        stopEvent.withLock { $0 = stop }
         running.store(true, ordering: .sequentiallyConsistent)
         // The line moves to the thread; from here only that thread touches it.
         let box = LineBox(line: line, decoder: decoder)
         let name = "marquee.gpio\(button.line)"
         let thread = Thread { [self] in
             Thread.current.name = name
-            watch(box)
+            watch(box, stop: stop)
+            box.line = nil
+            released.signal()
         }
         thread.start()
     }
 
-    /// Stops watching within about 100 ms and releases the line.
-    public func stop() { stopped.store(true, ordering: .sequentiallyConsistent) }
+    /// Stops watching and returns once the line is released (at once if it never started).
+    public func stop() {
+        guard let stop = stopEvent.withLock({ $0 }) else { return }
+        stop.raise()
+        released.wait()
+        released.signal()
+    }
 
     /// True while the thread watches the line.
     public var isRunning: Bool { running.load(ordering: .sequentiallyConsistent) }
 
-    private func watch(_ box: LineBox) {
+    private func watch(_ box: LineBox, stop: StopEvent) {
         defer { running.store(false, ordering: .sequentiallyConsistent) }
         var decoder = box.decoder
-        let line = box.line
+        guard let line = box.line else { return }
         let place = "gpio \(button.chip) line \(button.line)"
         // Raw edges since the debounced level last changed: (count, first, last) times.
         var burst: (count: Int, first: UInt64, last: UInt64)?
         do {
-            while !stopped.load(ordering: .sequentiallyConsistent) {
+            while true {
                 let now = Self.now()
-                let wait = decoder.nextDeadline.map { $0 > now ? min($0 - now, Self.pollNanoseconds) : 0 } ?? Self.pollNanoseconds
+                // Only a pending debounce or long press has a deadline; otherwise wait for an edge or stop.
+                let wait = decoder.nextDeadline.map { $0 > now ? $0 - now : 0 }
                 var outputs: [ButtonDecoder.Output] = []
-                if try line.waitForEdge(nanoseconds: wait) {
+                let woke = try line.wait(nanoseconds: wait, stop: stop)
+                if woke == .stopped { return }
+                if woke == .edge {
                     // Every queued edge first: a late thread must not settle
                     // a level that later queued bounces would have undone.
                     repeat {
@@ -98,7 +111,7 @@ public final class GPIOButtonSource: Sendable {
                         outputs += decoder.edge(rising: edge.rising, at: time)
                         if decoder.isPressed != wasPressed { report(&burst, pressed: decoder.isPressed, place: place) }
                         if !immediate { burst = ((burst?.count ?? 0) + 1, burst?.first ?? time, time) }
-                    } while try line.waitForEdge(nanoseconds: 0)
+                    } while try line.wait(nanoseconds: 0, stop: stop) == .edge
                 }
                 let wasPressed = decoder.isPressed
                 outputs += decoder.advance(to: Self.now())
@@ -141,10 +154,11 @@ public final class GPIOButtonSource: Sendable {
     }
 }
 
-/// Hands the line and decoder to the watching thread.
+/// Hands the line and decoder to the watching thread, which releases the
+/// line (sets it to nil) when it is done.
 /// `@unchecked Sendable`: created before the thread starts and used only by it afterwards.
 private final class LineBox: @unchecked Sendable {
-    let line: GPIOLine
+    var line: GPIOLine?
     let decoder: ButtonDecoder
 
     init(line: GPIOLine, decoder: ButtonDecoder) {

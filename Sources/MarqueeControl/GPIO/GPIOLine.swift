@@ -53,17 +53,30 @@ final class GPIOLine {
         return value == 1
     }
 
-    /// Waits up to `nanoseconds` for an edge; true when one is pending.
-    /// An interrupted wait (EINTR) reads as a timeout.
-    func waitForEdge(nanoseconds: UInt64) throws(GPIOError) -> Bool {
-        var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        switch gpiod_line_event_wait(line, &timeout) {
-        case 1: return true
-        case 0: return false
-        default:
-            if errno == EINTR { return false }
-            throw GPIOError("gpiod_line_event_wait", chip: chip.name, line: offset, errno: errno)
+    /// What ended a wait.
+    enum Wake {
+        case edge
+        case timeout
+        case stopped
+    }
+
+    /// Waits for an edge, for `stop` to be raised, or up to `nanoseconds`
+    /// (rounded up to whole milliseconds; nil waits without a limit), in one
+    /// poll(2) on the line's event descriptor and the stop event: no wake-up
+    /// while nothing happens. An interrupted wait (EINTR) reads as a timeout.
+    func wait(nanoseconds: UInt64?, stop: StopEvent) throws(GPIOError) -> Wake {
+        let descriptor = gpiod_line_event_get_fd(line)
+        guard descriptor >= 0 else { throw GPIOError("gpiod_line_event_get_fd", chip: chip.name, line: offset, errno: errno) }
+        var watched = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = nanoseconds.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1
+        let ready = poll(&watched, nfds_t(watched.count), milliseconds)
+        if ready < 0 {
+            if errno == EINTR { return .timeout }
+            throw GPIOError("poll", chip: chip.name, line: offset, errno: errno)
         }
+        if watched[1].revents != 0 { return .stopped }
+        return watched[0].revents != 0 ? .edge : .timeout
     }
 
     /// Reads one pending edge: rising or falling, and the kernel's time of

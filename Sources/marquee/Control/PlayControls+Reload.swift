@@ -52,9 +52,8 @@ extension PlayControls {
             changed.append("log")
         }
         if fresh.controls.gpio != old.controls.gpio, let executor = executor.withLock({ $0 }) {
+            // Each stop returns once its thread has let go of the line.
             state.withLock { $0.buttons }.forEach { $0.stop() }
-            // The old threads let go of their lines within a poll interval.
-            Thread.sleep(forTimeInterval: Double(GPIOButtonSource.pollNanoseconds) / 1e9 + 0.05)
             startButtons(fresh.controls.gpio, executor: executor)
             changed.append("gpio buttons")
         }
