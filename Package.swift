@@ -26,7 +26,10 @@ let package = Package(
         .target(name: "MarqueeCore"),
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CVA", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
-        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl"]),
+        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl"],
+                          plugins: ["BuildInfo"]),
+        // The commit and build-time library versions `marquee --version` reports.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .target(name: "MarqueeKMS", dependencies: ["CDRM", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore"]),
         .target(name: "MarqueeALSA", dependencies: ["CALSA", "MarqueeCore"]),

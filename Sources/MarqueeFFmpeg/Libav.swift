@@ -17,4 +17,12 @@ public enum Libav {
     public static func setLogLevel(_ level: LogLevel) {
         av_log_set_level(level.rawValue)
     }
+
+    /// The libav libraries this process runs against, with the versions
+    /// they report at run time (`avformat_version()` ...), e.g. ("libavformat", "59.27.100").
+    public static var versions: [(library: String, version: String)] {
+        [("libavformat", avformat_version()), ("libavcodec", avcodec_version()), ("libavutil", avutil_version()),
+         ("libswscale", swscale_version()), ("libswresample", swresample_version())]
+            .map { ($0, "\($1 >> 16).\($1 >> 8 & 0xff).\($1 & 0xff)") }
+    }
 }

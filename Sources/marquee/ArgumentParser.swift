@@ -1,22 +1,28 @@
 /// A small option reader: flags and `--name VALUE` options in any order,
 /// everything else positional. Unknown options are errors, not ignored.
+/// Reading an option the command did not declare (`OptionSpec`) is a
+/// programming error: it would be an option without help.
 struct ArgumentParser {
     let command: String
+    private let declared: Set<String>
     private var remaining: [String]
     private var positionals: [String] = []
 
-    init(command: String, arguments: [String]) {
+    init(command: String, options: [OptionSpec], arguments: [String]) {
         self.command = command
+        declared = Set(options.map(\.name))
         remaining = arguments
     }
 
     mutating func flag(_ name: String) -> Bool {
+        precondition(declared.contains(name), "\(command) reads \(name), which its options do not declare")
         guard let index = remaining.firstIndex(of: name) else { return false }
         remaining.remove(at: index)
         return true
     }
 
     mutating func option(_ name: String) throws -> String? {
+        precondition(declared.contains(name), "\(command) reads \(name), which its options do not declare")
         guard let index = remaining.firstIndex(of: name) else { return nil }
         guard index + 1 < remaining.count else { throw UsageError("\(name) needs a value") }
         let value = remaining[index + 1]

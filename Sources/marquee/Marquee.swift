@@ -5,20 +5,35 @@ import Marquee
 @main
 struct MarqueeCommandLine {
     static let commands: [CommandEntry] = [CommandEntry(InfoCommand.self), CommandEntry(PlayCommand.self), CommandEntry(DisplaysCommand.self),
-                                          CommandEntry(CheckConfigCommand.self), CommandEntry(HwdecCommand.self)]
+                                          CommandEntry(CheckConfigCommand.self), CommandEntry(HwdecCommand.self),
+                                          CommandEntry(CompletionCommand.self)]
 
     static func main() async {
         let libavLog = ProcessInfo.processInfo.environment["MARQUEE_LIBAV_LOG"].flatMap(Libav.LogLevel.init(name:))
         Libav.setLogLevel(libavLog ?? .quiet)
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else {
+        guard let name = arguments.first, !["-h", "--help"].contains(name) else {
             print(usage)
             exit(arguments.isEmpty ? 2 : 0)
         }
         arguments.removeFirst()
-        guard let command = commands.first(where: { $0.name == name }) else {
-            Diagnostics.error("unknown command '\(name)'; commands: \(commands.map(\.name).joined(separator: ", "))")
-            exit(2)
+        if name == "--version" {
+            print(VersionReport.text)
+            exit(0)
+        }
+        if name == "help" {
+            guard let topic = arguments.first else {
+                print(usage)
+                exit(0)
+            }
+            guard let command = command(named: topic) else { exit(2) }
+            print(command.help)
+            exit(0)
+        }
+        guard let command = command(named: name) else { exit(2) }
+        if arguments.contains("-h") || arguments.contains("--help") {
+            print(command.help)
+            exit(0)
         }
         do {
             exit(try await command.execute(arguments))
@@ -32,15 +47,29 @@ struct MarqueeCommandLine {
         }
     }
 
+    /// The command called `name`, or nil after one line naming the ones there are.
+    private static func command(named name: String) -> CommandEntry? {
+        if let command = commands.first(where: { $0.name == name }) { return command }
+        Diagnostics.error("unknown command '\(name)'; commands: \(commands.map(\.name).joined(separator: ", "))")
+        return nil
+    }
+
     static var usage: String {
-        (["usage: marquee COMMAND [OPTIONS]", "", "commands:"]
-            + commands.map { "  \($0.usage)\n      \($0.summary)" }).joined(separator: "\n")
+        (["usage: marquee COMMAND [OPTIONS]", "       marquee help COMMAND   (or marquee COMMAND --help)",
+          "       marquee --version", "", "commands:"]
+            + commands.map { command in
+                let operands = command.operands.isEmpty ? "" : " \(command.operands)"
+                return "  \(command.name)\(operands)\n      " + command.summary.replacingOccurrences(of: "\n", with: "\n      ")
+            }).joined(separator: "\n")
     }
 }
 
 protocol Subcommand: Sendable {
     static var name: String { get }
-    static var usage: String { get }
+    /// What follows the command besides options ("FILE_OR_URL..."), or "".
+    static var operands: String { get }
+    /// Every option the command reads, for its parser and its help.
+    static var options: [OptionSpec] { get }
     static var summary: String { get }
     /// Reads the options it knows; what is left over is an error.
     init(parsing parser: inout ArgumentParser) throws
@@ -52,21 +81,30 @@ protocol Subcommand: Sendable {
 /// (which crash the 6.3 compiler when initialised in an async context).
 struct CommandEntry: Sendable {
     let name: String
-    let usage: String
+    let operands: String
+    let options: [OptionSpec]
     let summary: String
     let execute: @Sendable ([String]) async throws -> Int32
 
     init<Command: Subcommand>(_ type: Command.Type) {
         name = Command.name
-        usage = Command.usage
+        operands = Command.operands
+        options = Command.options
         summary = Command.summary
         execute = { arguments in
-            var parser = ArgumentParser(command: Command.name, arguments: arguments)
+            var parser = ArgumentParser(command: Command.name, options: Command.options, arguments: arguments)
             let command = try Command(parsing: &parser)
             try parser.finish()
             return await command.run()
         }
     }
+}
+
+extension CommandEntry {
+    /// `play FILE_OR_URL... [--loop item|playlist|none] ...`
+    var usage: String { ([name] + (operands.isEmpty ? [] : [operands]) + options.map(\.usage)).joined(separator: " ") }
+
+    var help: String { CommandHelp.text(name: name, usage: usage, summary: summary, options: options) }
 }
 
 enum Diagnostics {

@@ -93,12 +93,12 @@ def psnr(board, png, raw):
 
 
 def marquee_errors(share):
-    """What marquee wrote on stderr, less its `display:` info line and the
-    one line saying that video is decoded in software (no VA-API in the VM)."""
+    """What marquee wrote on stderr, less its `display:` info line: with the
+    default --hwdec auto, decoding in software on a card without a render
+    node (this VM) is expected and says nothing (issue 18)."""
     path = os.path.join(share, "errors.txt")
     lines = open(path).read().splitlines() if os.path.exists(path) else []
-    return "\n".join(l for l in lines if l.strip() and not l.startswith("marquee: display:")
-                     and "decoding video in software" not in l)
+    return "\n".join(l for l in lines if l.strip() and not l.startswith("marquee: display:"))
 
 
 def play_and_shoot(names_and_flags, clip="/mnt/host/still.mp4"):

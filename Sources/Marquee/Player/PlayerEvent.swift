@@ -18,9 +18,10 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// failed); the last good frame stays up and playback goes on.
     case videoOutputFailed(any Error)
     /// The item's video is decoded in software from here on: hardware
-    /// decoding could not be set up, or failed mid-stream (then playback went
+    /// decoding could not be set up (`atSetUp`: no device, no driver, a
+    /// stream it does not decode), or failed mid-stream (then playback went
     /// on from the frame after the last one shown). `reason` is one line.
-    case videoDecodingFellBack(PlayerItem, reason: String)
+    case videoDecodingFellBack(PlayerItem, reason: String, atSetUp: Bool)
     /// Nothing more to play: the last item ended (the player is paused on its last frame).
     case playbackFinished
 
@@ -36,7 +37,7 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .rateChanged(let rate): "rate \(rate)"
         case .playbackFinished: "playback finished"
         case .videoOutputFailed(let error): "video output failed: \(error)"
-        case .videoDecodingFellBack(let item, let reason): "video decoding fell back \(item): \(reason)"
+        case .videoDecodingFellBack(let item, let reason, _): "video decoding fell back \(item): \(reason)"
         }
     }
 }

@@ -8,7 +8,8 @@ import MarqueeControl
 /// the exit status is 1 if there was any.
 struct CheckConfigCommand: Subcommand {
     static let name = "check-config"
-    static let usage = "check-config FILE"
+    static let operands = "FILE"
+    static let options: [OptionSpec] = []
     static let summary = "Check a configuration file and print the configuration it gives, defaults included."
 
     let path: String

@@ -5,7 +5,8 @@ import MarqueeKMS
 /// `marquee displays`: every DRM card's connectors, modes, CRTCs and planes.
 struct DisplaysCommand: Subcommand {
     static let name = "displays"
-    static let usage = "displays [--json]"
+    static let operands = ""
+    static let options = [OptionSpec("--json", .diagnostics, "JSON instead of text")]
     static let summary = "List connectors (status, modes), CRTCs and planes (formats, modifiers, zpos, rotation) of each card,\n"
         + "and what each plane can do for video (position, scale), probed by TEST_ONLY commits."
 

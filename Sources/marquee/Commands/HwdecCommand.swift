@@ -7,7 +7,8 @@ import Marquee
 /// usable device.
 struct HwdecCommand: Subcommand {
     static let name = "hwdec"
-    static let usage = "hwdec [--hwdec-device PATH] [FILE_OR_URL...]"
+    static let operands = "[FILE_OR_URL...]"
+    static let options = [OptionSpec("--hwdec-device", "PATH", default: "the first /dev/dri/renderD*", .decoding, "the render node to ask")]
     static let summary = "List the VA-API profiles of the render node, and which decoder each input's video would use."
 
     let device: String?

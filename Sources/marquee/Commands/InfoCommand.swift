@@ -5,7 +5,11 @@ import Marquee
 /// one line on stderr and the rest are still reported.
 struct InfoCommand: Subcommand {
     static let name = "info"
-    static let usage = "info [--json] [--timeout SECONDS] FILE_OR_URL..."
+    static let operands = "FILE_OR_URL..."
+    static let options = [
+        OptionSpec("--json", .diagnostics, "one JSON array of every input instead of tables"),
+        OptionSpec("--timeout", "SECONDS", default: "5", .input, "give up on an input that has not opened by then"),
+    ]
     static let summary = "Describe container, duration and tracks of each input; exit 1 if any failed."
 
     let inputs: [String]

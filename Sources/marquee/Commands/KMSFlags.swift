@@ -5,8 +5,20 @@ import MarqueeKMS
 /// The display flags of `marquee play`: --card, --connector, --mode,
 /// --plane, --gravity, --rotation, --background, --legacy-kms.
 enum KMSFlags {
-    static let usage = "[--card PATH] [--connector NAME] [--mode preferred|highest|match-frame-rate|WxH[@HZ]] [--plane auto|primary|overlay|ID] "
-        + "[--gravity resizeAspect|resizeAspectFill|resize] [--rotation 0|90|180|270] [--background RRGGBB] [--legacy-kms] [--kms-prime]"
+    static let options = [
+        OptionSpec("--card", "PATH", default: "the first card with a connected display", .display, "the DRM card ([display] card)"),
+        OptionSpec("--connector", "NAME", default: "the first connected", .display, "the connector, e.g. HDMI-A-1 ([display] connector)"),
+        OptionSpec("--mode", "preferred|highest|match-frame-rate|WxH[@HZ]", default: "preferred", .display,
+                   "the display mode to set ([display] mode)"),
+        OptionSpec("--plane", "auto|primary|overlay|ID", default: "auto", .display,
+                   "the plane video goes on; auto picks by TEST_ONLY probing ([display] plane)"),
+        OptionSpec("--gravity", "resizeAspect|resizeAspectFill|resize", default: "resizeAspect", .display,
+                   "fit with borders, fill and crop, or stretch ([display] gravity)"),
+        OptionSpec("--rotation", "0|90|180|270", default: "the file's", .display, "turn the picture clockwise ([display] rotation)"),
+        OptionSpec("--background", "RRGGBB", default: "000000", .display, "colour of the borders ([display] background)"),
+        OptionSpec("--legacy-kms", .display, "use the legacy (non-atomic) KMS calls"),
+        OptionSpec("--kms-prime", .diagnostics, "scan every buffer out through a dmabuf export and import (tests PRIME)"),
+    ]
 
     static func parse(_ parser: inout ArgumentParser) throws -> KMSOptions {
         var options = KMSOptions()

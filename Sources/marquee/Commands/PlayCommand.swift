@@ -8,11 +8,32 @@ import MarqueeKMS
 /// writes what happened as JSON at exit.
 struct PlayCommand: Subcommand {
     static let name = "play"
-    static let usage = """
-        play FILE_OR_URL... [--loop item|playlist] [--loops N] [--video-out kms|null|null:xrgb8888|file:DIR] \(KMSFlags.usage) \
-        [--audio-out alsa[:DEVICE]|null|wav:PATH] [--audio-buffer-ms MS] [--audio-period-ms MS] [--no-audio] [--rate R] [--start SECONDS] [--keep-open] [--untimed] [--threads N] [--hwdec auto|vaapi|software] [--hwdec-device PATH] [--stats PATH] [--presentation-log PATH] \
-        \(PlaySettings.usage)
-        """
+    static let operands = "FILE_OR_URL..."
+    static let options = [
+        OptionSpec("--loop", "item|playlist|none", default: "none; [playback] loop", .input,
+                   "repeat the current item, or the whole playlist, at its end"),
+        OptionSpec("--loops", "N", default: "forever", .input,
+                   "passes to play in all with --loop; alone it loops the item N times"),
+        OptionSpec("--start", "SECONDS", default: "0; [playback] start", .input, "start the first item this far in, on the exact frame"),
+        OptionSpec("--rate", "R", default: "1; [playback] rate", .input, "speed, above 0 and up to 16; sound keeps its pitch"),
+        OptionSpec("--keep-open", .input, "at the end, hold the last frame and keep running ([playback] keep_open)"),
+        OptionSpec("--video-out", "kms|null|null:xrgb8888|file:DIR", default: "kms where /dev/dri has a card, else null", .display,
+                   "a KMS plane, a simulated display (null:xrgb8888 converts every frame), or PNG/y4m files"),
+    ] + KMSFlags.options + [
+        OptionSpec("--audio-out", "alsa[:DEVICE]|null|wav:PATH", default: "alsa where /dev/snd exists, else null", .audio,
+                   "an ALSA PCM ([audio] device), a simulated device, or a WAV file"),
+        OptionSpec("--no-audio", .audio, "play video only ([audio] enabled = false)"),
+        OptionSpec("--audio-buffer-ms", "MS", default: "100", .audio, "ALSA buffer, at least 5 ms"),
+        OptionSpec("--audio-period-ms", "MS", default: "20", .audio, "ALSA period, at most half the buffer"),
+        OptionSpec("--hwdec", "auto|vaapi|software", default: "auto; [decode] hwaccel", .decoding,
+                   "VA-API where the device decodes the stream, else software; vaapi says why when it cannot"),
+        OptionSpec("--hwdec-device", "PATH", default: "the first /dev/dri/renderD*; [decode] device", .decoding, "the VA-API render node"),
+        OptionSpec("--threads", "N", default: "0: one per core; [decode] threads", .decoding, "software video decoder threads"),
+    ] + PlaySettings.options + [
+        OptionSpec("--untimed", .diagnostics, "as fast as the machine goes, every frame shown (outputs on virtual clocks)"),
+        OptionSpec("--stats", "PATH", .diagnostics, "write counters, A-V offsets, seams and memory as JSON at exit"),
+        OptionSpec("--presentation-log", "PATH", .diagnostics, "write every presented frame as a JSON line at exit"),
+    ]
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
 
     let inputs: [String]
@@ -70,16 +91,24 @@ struct PlayCommand: Subcommand {
         var settings = try PlaySettings(parsing: &parser)
         let file = settings.configuration
         let loopName = try parser.option("--loop") ?? file.playback.loop.rawValue
-        guard let loop = LoopMode(rawValue: loopName) else { throw UsageError("--loop must be item, playlist or none") }
-        self.loop = loop
+        guard var loop = LoopMode(rawValue: loopName) else { throw UsageError("--loop must be item, playlist or none") }
         loops = try parser.option("--loops", as: Int.self)
         if let loops, loops < 1 { throw UsageError("--loops must be at least 1") }
+        if loops != nil, loop == .none {
+            // --loops alone loops the item (mpv's --loop-file=N); with --loop none it cannot apply.
+            if settings.loopGiven { throw UsageError("--loops needs --loop item or playlist, not none") }
+            loop = .item
+        }
+        self.loop = loop
         videoOut = try Self.output(try parser.option("--video-out") ?? (KMSFlags.hasCard ? "kms" : "null"), fileScheme: "file", flag: "--video-out")
         kms = settings.display(try KMSFlags.parse(&parser))
-        let noAudio = parser.flag("--no-audio") || !file.audio.enabled
+        let noAudioFlag = parser.flag("--no-audio")
+        let audioFlag = try parser.option("--audio-out")
+        if noAudioFlag, audioFlag != nil { throw UsageError("--no-audio and --audio-out contradict each other") }
+        let noAudio = noAudioFlag || !file.audio.enabled
         // A kiosk with a sound card plays sound without being asked; elsewhere (CI, hosts) null.
         let defaultAudio = FileManager.default.fileExists(atPath: "/dev/snd") ? "alsa:\(file.audio.device)" : "null"
-        let audio = try Self.output(try parser.option("--audio-out") ?? defaultAudio, fileScheme: "wav", flag: "--audio-out")
+        let audio = try Self.output(audioFlag ?? defaultAudio, fileScheme: "wav", flag: "--audio-out")
         audioOut = noAudio ? nil : audio
         alsa = settings.audio(try Self.alsaConfiguration(&parser, device: { if case .alsa(let name) = audio { name } else { "default" } }()))
         rate = try parser.option("--rate", as: Double.self) ?? file.playback.rate
@@ -93,6 +122,13 @@ struct PlayCommand: Subcommand {
         statsPath = try parser.option("--stats")
         presentationLogPath = try parser.option("--presentation-log")
         if untimed, case .alsa = audioOut { throw UsageError("--untimed cannot play to an ALSA device (it runs in real time)") }
+        if let flag = settings.kmsOnlyFlags.first, videoOut != .kms {
+            throw UsageError("\(flag) applies to --video-out kms only")
+        }
+        if let flag = settings.alsaOnlyFlags.first, !{ if case .alsa = audio { true } else { false } }() {
+            throw UsageError("\(flag) applies to --audio-out alsa only")
+        }
+
         let positional = try parser.positional()
         settings.overrides.playlist = !positional.isEmpty
         inputs = positional.isEmpty ? settings.playlist(log: ControlLog(level: file.log.level)) : positional
@@ -129,7 +165,8 @@ struct PlayCommand: Subcommand {
         player.volume = Float(settings.configuration.audio.volume)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
                                     configPath: settings.path, overrides: settings.overrides)
-        let session = PlaySession(player: player, keepsOpen: keepOpen)
+        let session = PlaySession(player: player, keepsOpen: keepOpen,
+                                  reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug)
         let events = player.events()
         if rate != 1 { player.rate = rate } else { player.play() }
         if let start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }

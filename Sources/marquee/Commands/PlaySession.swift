@@ -10,6 +10,10 @@ import Synchronization
 final class PlaySession: Sendable {
     let player: QueuePlayer
     let keepsOpen: Bool
+    /// Whether video that could not be set up for hardware decoding is said:
+    /// with `--hwdec auto` software is an expected outcome (a debug line);
+    /// with `--hwdec vaapi` it is not.
+    let reportsSetUpFallbacks: Bool
     private let failed = Mutex<Int>(0)
     private let reported = Mutex<Set<String>>([])
     /// Memory and descriptors every `resourceSampleInterval` item ends, for `--stats`.
@@ -23,9 +27,10 @@ final class PlaySession: Sendable {
 
     var resourceSamples: [ResourceSample] { samples.withLock { $0 } }
 
-    init(player: QueuePlayer, keepsOpen: Bool) {
+    init(player: QueuePlayer, keepsOpen: Bool, reportsSetUpFallbacks: Bool) {
         self.player = player
         self.keepsOpen = keepsOpen
+        self.reportsSetUpFallbacks = reportsSetUpFallbacks
     }
 
     var failures: Int { failed.withLock { $0 } }
@@ -44,7 +49,7 @@ final class PlaySession: Sendable {
                         reportOnce("\(error)")
                     case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
-                    case .videoDecodingFellBack(let item, let reason):
+                    case .videoDecodingFellBack(let item, let reason, let atSetUp) where reportsSetUpFallbacks || !atSetUp:
                         Diagnostics.error("\(item.asset.source): \(reason)")
                     case .didPlayToEnd:
                         ends += 1

@@ -9,7 +9,14 @@ import MarqueeKMS
 /// settings, with a record of which ones the command line sets itself
 /// (options on the command line win over the file, now and at each reload).
 struct PlaySettings: Sendable {
-    static let usage = "[--config FILE] [--control text|json|off]"
+    static let options = [
+        OptionSpec("--config", "FILE", default: "none: built-in defaults", .input,
+                   "settings and playlist from this TOML file; options given here win over it (and at each reload)"),
+        OptionSpec("--control", "text|json|off", default: "text; [controls.stdin]", .control,
+                   "commands on stdin, replies on stdout: play, pause, seek, next, status, quit..."),
+        OptionSpec("--log-level", "error|warning|info|debug", default: "info; [log] level", .diagnostics,
+                   "what goes to stderr besides errors; debug adds why --hwdec auto decodes in software"),
+    ]
 
     let path: String?
     /// The file's configuration (or the defaults), with --control applied.
@@ -18,6 +25,11 @@ struct PlaySettings: Sendable {
     /// The display and ALSA flags given on the command line.
     private let displayFlags: Set<String>
     private let audioFlags: Set<String>
+    /// Options given that only one kind of output reads: an error with any other.
+    let kmsOnlyFlags: [String]
+    let alsaOnlyFlags: [String]
+    /// `--loop` was given (not only the file's loop).
+    let loopGiven: Bool
 
     /// Reads --config and --control, and notes which other options are
     /// given; call before anything else reads options from `parser`.
@@ -30,12 +42,23 @@ struct PlaySettings: Sendable {
         overrides.audio = probe.flag("--no-audio") || given("--audio-out")
         displayFlags = Set(["--card", "--connector", "--mode", "--plane", "--gravity", "--rotation", "--background"].filter(given))
         audioFlags = Set(["--audio-buffer-ms", "--audio-period-ms"].filter(given))
+        kmsOnlyFlags = ["--card", "--connector", "--mode", "--plane", "--gravity", "--rotation"].filter(displayFlags.contains)
+            + ["--legacy-kms", "--kms-prime"].filter { probe.flag($0) }
+        alsaOnlyFlags = audioFlags.sorted()
+        loopGiven = overrides.loop
 
         path = try parser.option("--config")
         if let path {
             configuration = try MarqueeConfiguration.load(path: path, validateAction: ControlCommand.validate)
         } else {
             configuration = MarqueeConfiguration()
+        }
+        if let level = try parser.option("--log-level") {
+            guard let parsed = LogLevel(rawValue: level) else {
+                throw UsageError("--log-level must be \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")), not '\(level)'")
+            }
+            overrides.logLevel = true
+            configuration.log.level = parsed
         }
         if let control = try parser.option("--control") {
             overrides.control = true

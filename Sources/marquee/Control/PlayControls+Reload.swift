@@ -46,9 +46,10 @@ extension PlayControls {
             target.setVolume(fresh.audio.volume)
             changed.append("volume \(fresh.audio.volume)")
         }
-        if fresh.log != old.log {
-            events.setInterval(fresh.log.statusInterval)
-            log.level = fresh.log.level
+        if overrides.logLevel { applied.log.level = old.log.level }
+        if applied.log != old.log {
+            events.setInterval(applied.log.statusInterval)
+            log.level = applied.log.level
             changed.append("log")
         }
         if fresh.controls.gpio != old.controls.gpio, let executor = executor.withLock({ $0 }) {

@@ -18,6 +18,7 @@ final class PlayControls: Sendable {
         var rate = false
         var audio = false
         var control = false
+        var logLevel = false
     }
 
     // Internal rather than private: PlayControls+Reload.swift uses these too.

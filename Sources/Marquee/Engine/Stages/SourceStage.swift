@@ -180,7 +180,7 @@ final class SourceStage: EngineStage {
             $0.hwdecFallbacks += 1
         }
         if atOpen, !engine.reportedFallbacks.withLock({ $0.insert(reason).inserted }) { return }
-        engine.post(.videoDecodingFellBack(item, reason: reason))
+        engine.post(.videoDecodingFellBack(item, reason: reason, atSetUp: atOpen))
     }
 
     private func fail(_ item: PlayerItem, _ error: any Error) {
