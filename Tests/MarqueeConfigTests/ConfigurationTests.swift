@@ -60,6 +60,7 @@ import Testing
         configuration.playback.loop = .playlist
         configuration.playback.rate = 1.5
         configuration.playback.betweenItems = .black
+        configuration.playback.betweenItemsMs = 500
         configuration.controls.stdin.format = .json
         var button = MarqueeConfiguration.GPIOButton(chip: "gpiochip2", line: 7, action: "seek +10")
         button.activeLow = true
@@ -89,6 +90,17 @@ import Testing
         #expect(found[1].message == "audio.latency_ms: expected an integer, found a string")
         #expect(found[2].message == "playback.rate: 32 is out of range (0, 16]")
         #expect(found[0].sourceLine == "volum = 0.5")
+    }
+
+    /// A value that could only be ignored is an error at its place (issue 18).
+    @Test func aBlackPauseWithoutADurationIsAnError() {
+        let found = Self.problems("""
+            [playback]
+            between_items = "black"
+            """)
+        #expect(found.map(\.location) == [SourceLocation(line: 2, column: 17)])
+        #expect(found.first?.message == "playback.between_items: \"black\" has no effect while between_items_ms is 0 (items cut seamlessly); give it a duration")
+        #expect(throws: Never.self) { try MarqueeConfiguration.parse("[playback]\nbetween_items = \"black\"\nbetween_items_ms = 300") }
     }
 
     @Test func namesAreCheckedWithSuggestions() {

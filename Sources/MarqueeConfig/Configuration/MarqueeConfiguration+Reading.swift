@@ -159,6 +159,10 @@ extension MarqueeConfiguration.Playback {
         reader.read(&rate, "rate", in: 0...16, above: true)
         reader.read(&betweenItems, "between_items")
         reader.read(&betweenItemsMs, "between_items_ms", in: 0...60_000, unit: " ms")
+        if betweenItems == .black, betweenItemsMs == 0, let given = reader.value("between_items") {
+            reader.error("between_items", "\"black\" has no effect while between_items_ms is 0 (items cut seamlessly); give it a duration",
+                         at: given.location)
+        }
         reader.read(&onError, "on_error")
         reader.read(&keepOpen, "keep_open")
         reader.finish()
