@@ -39,7 +39,6 @@ extension Engine {
     /// every stage to look at the new state.
     @discardableResult
     func send(_ command: EngineCommand) -> CommandOutcome {
-        let now = configuration.hostClock.now()
         var effects = Effects()
         let outcome = state.withLock { apply(command, to: &$0, effects: &effects) }
         if let restart = effects.restart {
@@ -48,7 +47,7 @@ extension Engine {
             audioQueue.removeAll { $0.serial < restart.serial }
             restart.superseded.forEach { $0.resume(returning: false) }
         }
-        if let rate = effects.clockRate { clock.setRate(rate, at: now) }
+        if let rate = effects.clockRate { clock.setRate(rate, at: configuration.hostClock.now()) }
         if let time = effects.playbackStateChangedAt { observers.playbackStateChanged(at: time) }
         if let jump = effects.timeJump {
             observers.timeJumped(to: jump.time)

@@ -29,6 +29,9 @@ final class GPIOLine {
     let chip: GPIOChip
     let offset: Int
     private let line: OpaquePointer
+    /// The request's event descriptor (libgpiod's, closed with the request):
+    /// readable while an edge is queued.
+    private let eventDescriptor: Int32
 
     /// - Throws: `GPIOError` from `gpiod_chip_get_line` (EINVAL: no such line)
     ///   or from the request (EBUSY: another program or button holds it).
@@ -41,7 +44,14 @@ final class GPIOLine {
         guard gpiod_line_request_both_edges_events(line, consumer) == 0 else {
             throw GPIOError("gpiod_line_request_both_edges_events", chip: chip.name, line: offset, errno: errno)
         }
+        let descriptor = gpiod_line_event_get_fd(line)
+        guard descriptor >= 0 else {
+            let failure = errno
+            gpiod_line_release(line)
+            throw GPIOError("gpiod_line_event_get_fd", chip: chip.name, line: offset, errno: failure)
+        }
         self.line = line
+        eventDescriptor = descriptor
     }
 
     deinit { gpiod_line_release(line) }
@@ -65,9 +75,7 @@ final class GPIOLine {
     /// poll(2) on the line's event descriptor and the stop event: no wake-up
     /// while nothing happens. An interrupted wait (EINTR) reads as a timeout.
     func wait(nanoseconds: UInt64?, stop: StopEvent) throws(GPIOError) -> Wake {
-        let descriptor = gpiod_line_event_get_fd(line)
-        guard descriptor >= 0 else { throw GPIOError("gpiod_line_event_get_fd", chip: chip.name, line: offset, errno: errno) }
-        var watched = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+        var watched = [pollfd(fd: eventDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
         let milliseconds = nanoseconds.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1
         let ready = poll(&watched, nfds_t(watched.count), milliseconds)

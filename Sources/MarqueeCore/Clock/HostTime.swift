@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// A point on the host's monotonic clock (CLOCK_MONOTONIC), in nanoseconds.
@@ -19,6 +20,12 @@ public struct HostTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    /// The same instant as a `timespec` on CLOCK_MONOTONIC, for the C calls
+    /// that wait until an absolute time.
+    public var timespec: Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    }
 
     public var description: String { "\(seconds) s" }
 }

@@ -20,8 +20,7 @@ public struct MonotonicClock: HostClock {
     /// the retry aims at the same instant instead of oversleeping.
     public func sleep(until deadline: HostTime) {
         guard deadline.nanoseconds > 0 else { return }
-        var spec = timespec(tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
-                            tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+        var spec = deadline.timespec
         // clock_nanosleep returns the error number instead of setting errno.
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
     }

@@ -51,7 +51,7 @@ public final class WakeSignal: @unchecked Sendable {
     public func wait(untilMonotonic deadline: HostTime?) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        var spec = deadline.map { timespec(tv_sec: Int($0.nanoseconds / 1_000_000_000), tv_nsec: Int($0.nanoseconds % 1_000_000_000)) }
+        var spec = deadline?.timespec
         while !raised {
             if spec == nil {
                 pthread_cond_wait(condition, mutex)

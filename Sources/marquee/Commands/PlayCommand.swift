@@ -96,7 +96,7 @@ struct PlayCommand: Subcommand {
         if let loops, loops < 1 { throw UsageError("--loops must be at least 1") }
         if loops != nil, loop == .none {
             // --loops alone loops the item (mpv's --loop-file=N); with --loop none it cannot apply.
-            if settings.loopGiven { throw UsageError("--loops needs --loop item or playlist, not none") }
+            if settings.overrides.loop { throw UsageError("--loops needs --loop item or playlist, not none") }
             loop = .item
         }
         self.loop = loop
@@ -110,7 +110,8 @@ struct PlayCommand: Subcommand {
         let defaultAudio = FileManager.default.fileExists(atPath: "/dev/snd") ? "alsa:\(file.audio.device)" : "null"
         let audio = try Self.output(audioFlag ?? defaultAudio, fileScheme: "wav", flag: "--audio-out")
         audioOut = noAudio ? nil : audio
-        alsa = settings.audio(try Self.alsaConfiguration(&parser, device: { if case .alsa(let name) = audio { name } else { "default" } }()))
+        let alsaDevice: String? = if case .alsa(let name) = audio { name } else { nil }
+        alsa = settings.audio(try Self.alsaConfiguration(&parser, device: alsaDevice ?? "default"))
         rate = try parser.option("--rate", as: Double.self) ?? file.playback.rate
         guard rate > 0, rate <= 16 else { throw UsageError("--rate must be in (0, 16]") }
         start = try parser.option("--start", as: Double.self) ?? (file.playback.start > 0 ? file.playback.start : nil)
@@ -125,7 +126,7 @@ struct PlayCommand: Subcommand {
         if let flag = settings.kmsOnlyFlags.first, videoOut != .kms {
             throw UsageError("\(flag) applies to --video-out kms only")
         }
-        if let flag = settings.alsaOnlyFlags.first, !{ if case .alsa = audio { true } else { false } }() {
+        if let flag = settings.alsaOnlyFlags.first, alsaDevice == nil {
             throw UsageError("\(flag) applies to --audio-out alsa only")
         }
 

@@ -25,11 +25,10 @@ struct PlaySettings: Sendable {
     /// The display and ALSA flags given on the command line.
     private let displayFlags: Set<String>
     private let audioFlags: Set<String>
-    /// Options given that only one kind of output reads: an error with any other.
+    /// Options given that only the KMS output reads: an error with any other.
     let kmsOnlyFlags: [String]
-    let alsaOnlyFlags: [String]
-    /// `--loop` was given (not only the file's loop).
-    let loopGiven: Bool
+    /// Options given that only the ALSA output reads.
+    var alsaOnlyFlags: [String] { audioFlags.sorted() }
 
     /// Reads --config and --control, and notes which other options are
     /// given; call before anything else reads options from `parser`.
@@ -44,8 +43,6 @@ struct PlaySettings: Sendable {
         audioFlags = Set(["--audio-buffer-ms", "--audio-period-ms"].filter(given))
         kmsOnlyFlags = ["--card", "--connector", "--mode", "--plane", "--gravity", "--rotation"].filter(displayFlags.contains)
             + ["--legacy-kms", "--kms-prime"].filter { probe.flag($0) }
-        alsaOnlyFlags = audioFlags.sorted()
-        loopGiven = overrides.loop
 
         path = try parser.option("--config")
         if let path {

@@ -75,8 +75,8 @@ final class AudioStage: EngineStage {
         guard entry.serial == serial else { return .now }
         switch entry {
         case .end:
-            if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }
-            drainingUntil = drainTime(now: now)
+            flushStretcher(rate: rate, gain: gain)
+            drainingUntil = engine.configuration.untimed ? now : max(now, playedOut())
         case .media(let audio) where audio.isSilence && output.stopsForSilence && !engine.configuration.untimed:
             stop(for: audio, rate: rate, gain: gain)
         case .media(let audio):
@@ -95,11 +95,22 @@ final class AudioStage: EngineStage {
     /// A pause between items: what was written plays out, then the device
     /// stands still until the pause's end.
     private func stop(for silence: TimelineAudio, rate: Double, gain: Float) {
+        flushStretcher(rate: rate, gain: gain)
+        pause = (playedOut(less: Self.drainMargin), silence.timeline, silence.timeline + silence.buffer.duration.seconds, false)
+    }
+
+    /// Writes what the stretcher still holds back (at a rate other than 1)
+    /// and starts it afresh: what follows is a new stretch of sound.
+    private func flushStretcher(rate: Double, gain: Float) {
         if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }
         stretcher.reset()
+    }
+
+    /// When the device will have played everything written, less `margin`
+    /// (from the output's delay and the time it was read).
+    private func playedOut(less margin: Duration = .zero) -> HostTime {
         let (delay, at) = output.delay()
-        let playsOutIn = delay > Self.drainMargin ? delay - Self.drainMargin : .zero
-        pause = (at + playsOutIn, silence.timeline, silence.timeline + silence.buffer.duration.seconds, false)
+        return at + (delay > margin ? delay - margin : .zero)
     }
 
     private func standStill(_ current: (drainAt: HostTime, start: Double, end: Double, stopped: Bool), now: HostTime,
@@ -122,13 +133,6 @@ final class AudioStage: EngineStage {
     private func roomTime(for buffer: AudioBuffer, now: HostTime) -> HostTime? {
         guard !engine.configuration.untimed, buffer.frameCount > 0 else { return nil }
         return output.roomTime(forFrames: buffer.frameCount).flatMap { $0 > now ? $0 : nil }
-    }
-
-    /// When everything written has been heard (the output's delay from now).
-    private func drainTime(now: HostTime) -> HostTime {
-        guard !engine.configuration.untimed else { return now }
-        let (delay, at) = output.delay()
-        return max(now, at + delay)
     }
 
     private func commit(_ audio: TimelineAudio, buffer: AudioBuffer, rate: Double) {

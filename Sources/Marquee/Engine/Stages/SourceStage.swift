@@ -12,7 +12,6 @@ final class SourceStage: EngineStage {
     private var source: ItemSource?
     private var serial = -1
     private var segmentID = 0
-    private var finished = true
     private enum Pending {
         case decoded(ItemSource.Output)
         /// Nothing follows on this serial.
@@ -57,7 +56,7 @@ final class SourceStage: EngineStage {
             }
         }
         guard flushPending() else { return .signal }
-        guard !finished, let reading = source else { return .signal }
+        guard let reading = source else { return .signal }
         read(reading)
         return flushPending() ? .now : .signal
     }
@@ -67,7 +66,6 @@ final class SourceStage: EngineStage {
         segmentID += 1
         if source?.item !== request.item { source = nil }
         source = openPlayable(startingWith: request.item, reusing: source)
-        finished = source == nil
         guard let current = source else { return endOfPlayback() }
         do {
             let time = current.item === request.item ? request.time : .zero
@@ -75,7 +73,6 @@ final class SourceStage: EngineStage {
         } catch {
             fail(current.item, error)
             source = nil
-            finished = true
             endOfPlayback()
         }
     }
@@ -92,10 +89,7 @@ final class SourceStage: EngineStage {
             segmentID += 1
             source = next(after: reading, timelineStart: reading.timelineEnd ?? engine.state.withLock { $0.timeline })
         }
-        if source == nil {
-            finished = true
-            endOfPlayback()
-        }
+        if source == nil { endOfPlayback() }
     }
 
     /// At the end of a pass: loop the same item without a flush, or drain and
@@ -211,10 +205,12 @@ final class SourceStage: EngineStage {
             return engine.audioQueue.push(.media(audio), bytes: audio.buffer.bytes.count, seconds: audio.buffer.duration.seconds,
                                           overflow: audio.segment.hasVideo && engine.videoQueue.isEmpty)
         case .end:
-            let video = engine.videoQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
-            let audio = engine.configuration.audioOutput == nil
-                || engine.audioQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
-            return video && audio
+            // An overflowing push is always taken: the end never waits.
+            _ = engine.videoQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
+            if engine.configuration.audioOutput != nil {
+                _ = engine.audioQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
+            }
+            return true
         }
     }
 
