@@ -9,8 +9,15 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
 
 let package = Package(
     name: "Marquee",
+    // An app composes a player the way the `marquee` command does: the
+    // library, the display and sound backends, the configuration file and the
+    // controls are each a product of their own.
     products: [
         .library(name: "Marquee", targets: ["Marquee"]),
+        .library(name: "MarqueeKMS", targets: ["MarqueeKMS"]),
+        .library(name: "MarqueeALSA", targets: ["MarqueeALSA"]),
+        .library(name: "MarqueeConfig", targets: ["MarqueeConfig"]),
+        .library(name: "MarqueeControl", targets: ["MarqueeControl"]),
         .executable(name: "marquee", targets: ["marquee"]),
     ],
     targets: [

@@ -24,15 +24,14 @@ extension ALSAAudioOutput {
         /// Pause with `snd_pcm_pause` where the hardware can; false always
         /// drops and replays the unheard audio (the path of hardware that cannot).
         public var usesHardwarePause: Bool
-        /// Test hook: stall the writer once, to force an underrun (see `TestStall`).
-        public var testStall: TestStall?
+        /// Test hook, outside the public API: stall the writer once, to force
+        /// an underrun (see `TestStall`).
+        @_spi(Testing) public var testStall: TestStall?
 
         public init(device: String = "default", bufferDuration: Duration = .milliseconds(100),
                     periodDuration: Duration = .milliseconds(20), sampleRate: Int? = nil, channels: Int = 2,
                     sampleFormats: [SampleFormat] = [.s16, .s32, .float32], retryInterval: Duration = .seconds(3),
-                    usesHardwarePause: Bool = true, testStall: TestStall? = nil) {
-            precondition(!sampleFormats.isEmpty, "no sample format to ask for")
-            precondition(channels > 0, "channels must be positive")
+                    usesHardwarePause: Bool = true) {
             self.device = device
             self.bufferDuration = bufferDuration
             self.periodDuration = periodDuration
@@ -41,20 +40,22 @@ extension ALSAAudioOutput {
             self.sampleFormats = sampleFormats
             self.retryInterval = retryInterval
             self.usesHardwarePause = usesHardwarePause
-            self.testStall = testStall
         }
+
+        /// The formats asked for: the defaults when the list is empty.
+        private var formats: [SampleFormat] { sampleFormats.isEmpty ? [.s16, .s32, .float32] : sampleFormats }
 
         /// The format played in while the device cannot be opened at start
         /// (the pipeline's format is fixed once chosen; on reconnection the
         /// device must take it, which any `plug`/`default` PCM does).
         public var standInFormat: AudioFormat {
-            AudioFormat(sampleRate: sampleRate ?? ALSAAudioOutput.preferredRates[0], channels: channels,
-                        sampleFormat: sampleFormats[0])
+            AudioFormat(sampleRate: sampleRate ?? ALSAAudioOutput.preferredRates[0], channels: max(channels, 1),
+                        sampleFormat: formats[0])
         }
 
         var initialRequest: PCMRequest {
             PCMRequest(rate: sampleRate.map { .exact($0) } ?? .native(preferred: ALSAAudioOutput.preferredRates),
-                       channels: channels, sampleFormats: sampleFormats, exactFormat: false,
+                       channels: max(channels, 1), sampleFormats: formats, exactFormat: false,
                        bufferDuration: bufferDuration, periodDuration: periodDuration)
         }
     }
@@ -65,7 +66,7 @@ extension ALSAAudioOutput {
     /// device underruns, which is how board tests force one.
     /// The `marquee` command sets it from `MARQUEE_TEST_STALL_AUDIO_MS` (and
     /// `MARQUEE_TEST_STALL_AUDIO_AFTER_MS`, default 2000).
-    public struct TestStall: Sendable, Hashable {
+    @_spi(Testing) public struct TestStall: Sendable, Hashable {
         public var after: Duration
         public var duration: Duration
 

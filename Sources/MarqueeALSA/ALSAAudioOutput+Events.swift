@@ -17,7 +17,7 @@ extension ALSAAudioOutput {
         /// state (EBADFD) was recovered in place.
         case recovered(ALSAError)
         /// The `TestStall` hook slept the audio thread over this interval.
-        case testStall(from: HostTime, to: HostTime)
+        @_spi(Testing) case testStall(from: HostTime, to: HostTime)
 
         public var description: String {
             switch self {
@@ -55,11 +55,11 @@ extension ALSAAudioOutput {
         /// "device" (status htstamp) or "host" (CLOCK_MONOTONIC at the call).
         public var timestampSource: String?
         /// Test stalls, as host seconds on the output's clock (the
-        /// presentation log's `displayTime` clock).
-        public var testStalls: [StallRecord] = []
+        /// presentation log's `displayTime` clock); written with the rest.
+        @_spi(Testing) public var testStalls: [StallRecord] = []
     }
 
-    public struct StallRecord: Sendable, Codable, Hashable {
+    @_spi(Testing) public struct StallRecord: Sendable, Codable, Hashable {
         public var startSeconds: Double
         public var endSeconds: Double
     }

@@ -3,7 +3,7 @@ import Marquee
 import MarqueeTestSupport
 import Synchronization
 import Testing
-@testable import MarqueeALSA
+@_spi(Testing) @testable import MarqueeALSA
 
 /// Underrun, suspend, unplug and pause without hardware support, on a
 /// simulated PCM driven by a virtual clock.
@@ -50,7 +50,9 @@ import Testing
     @Test func theTestStallHookForcesExactlyOneUnderrun() throws {
         let pcm = SimulatedPCM(clock: clock)
         let stall = ALSAAudioOutput.TestStall(after: .milliseconds(500), duration: .milliseconds(200))
-        let output = try output(pcm, .init(device: "sim", testStall: stall))
+        var configuration = ALSAAudioOutput.Configuration(device: "sim")
+        configuration.testStall = stall
+        let output = try output(pcm, configuration)
         for _ in 0..<50 { try output.write(silence(20, output.format)) }
         let statistics = output.statistics
         #expect(statistics.underruns == 1)

@@ -35,7 +35,7 @@ import Testing
         #expect(headlines == [
             "\(path):2:1: unknown key 'rotaton' in [display] (did you mean 'rotation'?)",
             "\(path):5:11: audio.enabled: expected true or false, found a string",
-            "\(path):8:8: playback.rate: 0 is out of range (0, 16]",
+            "\(path):8:8: playback.rate: 0 is out of range 0.0625...16",
         ])
         #expect(result.stderr.contains("    5 | enabled = \"yes\"\n      |           ^"))
         #expect(result.stderr.hasSuffix("marquee: \(path): 3 problems\n"))

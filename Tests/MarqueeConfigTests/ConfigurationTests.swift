@@ -88,7 +88,7 @@ import Testing
                                           SourceLocation(line: 6, column: 8)])
         #expect(found[0].message == "unknown key 'volum' in [audio] (did you mean 'volume'?)")
         #expect(found[1].message == "audio.latency_ms: expected an integer, found a string")
-        #expect(found[2].message == "playback.rate: 32 is out of range (0, 16]")
+        #expect(found[2].message == "playback.rate: 32 is out of range 0.0625...16")
         #expect(found[0].sourceLine == "volum = 0.5")
     }
 

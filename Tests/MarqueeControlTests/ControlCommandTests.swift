@@ -32,8 +32,8 @@ import Testing
         ("seek -inf", "seek: '-inf' is not SECONDS, +SECONDS or -SECONDS"),
         ("goto 0", "goto: '0' is not a playlist position (1, 2, ...)"),
         ("loop forever", "loop: 'forever' is not item, playlist or none"),
-        ("rate 0", "rate: '0' is not a rate in (0, 16]"),
-        ("rate 17", "rate: '17' is not a rate in (0, 16]"),
+        ("rate 0", "rate: '0' is not a rate from 0.0625 to 16"),
+        ("rate 17", "rate: '17' is not a rate from 0.0625 to 16"),
         ("volume 1.5", "volume: '1.5' is not a volume from 0 to 1"),
         ("volume 0x1", "volume: '0x1' is not a volume from 0 to 1"),
     ])

@@ -43,7 +43,7 @@ import Testing
         #expect(rig.stats.framesDropped == 0)
         #expect(rig.stats.audioFramesWritten == 96000)
         #expect(rig.stats.underruns == 0)
-        #expect(rig.player.status == .paused)
+        #expect(rig.player.timeControlStatus == .paused && rig.player.status == .readyToPlay)
         // Within a refresh (60 Hz) plus the seeded latency of the audio clock, every frame.
         let worst = rig.offsets.map(abs).max() ?? .infinity
         #expect(worst <= 1000 / 60.0 + 2, "A-V offset reached \(worst) ms")

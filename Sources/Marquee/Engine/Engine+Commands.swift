@@ -1,10 +1,12 @@
 /// Everything a player asks of its engine, as values: the only way state
 /// that the stages read is changed from outside them.
 enum EngineCommand: Sendable {
+    /// Play at the default rate.
     case play
     case pause
-    /// A rate above zero (pause for zero is `.pause`).
+    /// Play at this rate, in `PlaybackRate.range` (pause for zero is `.pause`).
     case setRate(Double)
+    case setDefaultRate(Double)
     case setVolume(Float)
     case setMuted(Bool)
     case setActionAtItemEnd(ActionAtItemEnd)
@@ -55,7 +57,7 @@ extension Engine {
         }
         if let item = effects.currentItemChanged { post(.currentItemChanged(item)) }
         if let rate = effects.rateChanged { post(.rateChanged(rate)) }
-        if let status = effects.status { setStatus(status) }
+        refreshTimeControl()
         signals.raiseAll()
         return outcome
     }
@@ -68,30 +70,24 @@ extension Engine {
         var timeJump: (item: PlayerItem, time: MediaTime)?
         var currentItemChanged: PlayerItem??
         var rateChanged: Double?
-        var status: Player.Status?
     }
 
     private func apply(_ command: EngineCommand, to state: inout State, effects: inout Effects) -> CommandOutcome {
         switch command {
         case .play:
-            let needsStart = state.presented == nil && state.start == nil && state.serial == 0
-                || (!state.playing && state.status == .paused && state.presented?.item !== state.queue.current)
-            state.playing = true
-            effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
-            effects.rateChanged = state.rate
-            effects.status = .playing
-            if needsStart, let item = state.queue.current {
-                return restart(item, at: .zero, exact: false, in: &state, effects: &effects)
-            }
+            state.rate = state.defaultRate
+            effects.clockRate = state.rate
+            return start(in: &state, effects: &effects)
         case .pause:
             state.playing = false
             effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
             effects.rateChanged = 0
-            effects.status = .paused
         case .setRate(let rate):
             state.rate = rate
             effects.clockRate = rate
-            return apply(.play, to: &state, effects: &effects)
+            return start(in: &state, effects: &effects)
+        case .setDefaultRate(let rate):
+            state.defaultRate = rate
         case .setVolume(let volume):
             state.volume = min(max(volume, 0), 1)
         case .setMuted(let muted):
@@ -136,6 +132,19 @@ extension Engine {
         return .done
     }
 
+    /// Playing from here: an item nothing has read or shown yet (the first
+    /// play, the next item after the end) is read from its start; otherwise
+    /// playback goes on from where it is.
+    private func start(in state: inout State, effects: inout Effects) -> CommandOutcome {
+        state.playing = true
+        effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
+        effects.rateChanged = state.rate
+        if let item = state.queue.current, item !== state.target?.item, item !== state.presented?.item {
+            return restart(item, at: .zero, exact: false, in: &state, effects: &effects)
+        }
+        return .done
+    }
+
     /// The queue's current item changed: play it from its start (or stop reading if there is none).
     private func restartCurrent(in state: inout State, effects: inout Effects) -> CommandOutcome {
         effects.currentItemChanged = .some(state.queue.current)
@@ -155,6 +164,7 @@ extension Engine {
         state.start = item.map {
             StartRequest(serial: state.serial, item: $0, time: time, exact: exact, timelineStart: state.timeline)
         }
+        state.target = item.map { (state.serial, $0, time) }
         effects.restart = (state.serial, superseded)
         return .restarted(serial: state.serial)
     }

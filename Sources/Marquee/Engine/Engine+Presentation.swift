@@ -50,17 +50,20 @@ extension Engine {
             stats.update { $0.endNotifications += 1 }
             post(.didPlayToEnd(segment.item))
         }
-        let (advanced, time) = state.withLock { state -> (Bool, MediaTime) in
+        let (advanced, time, unplayable) = state.withLock { state -> (Bool, MediaTime, (any Error)?) in
             state.playing = false
             let time = segment?.item.currentTime() ?? .zero
-            guard state.cursor.advancesAtEnd, segment != nil else { return (false, time) }
+            // Nothing at all could be presented: the player has failed until an item plays.
+            let unplayable = segment == nil ? state.lastItemError : nil
+            guard state.cursor.advancesAtEnd, segment != nil else { return (false, time, unplayable) }
             state.queue.advance(loop: .none)
-            return (true, time)
+            return (true, time, unplayable)
         }
         observers.playbackStateChanged(at: time)
         if advanced { post(.currentItemChanged(state.withLock { $0.queue.current })) }
         post(.rateChanged(0))
-        setStatus(.paused)
+        refreshTimeControl()
+        if let unplayable { setStatus(.failed, error: unplayable) }
         post(.playbackFinished)
     }
 
@@ -70,6 +73,7 @@ extension Engine {
             let first = state.presented == nil
             state.presented = segment
             state.timeline = timeline
+            state.stalled = false
             return first
         }
         segment.item.update { $0.currentTime = itemTime }

@@ -88,6 +88,17 @@ final class Engine: @unchecked Sendable {
         var completedSerial = -1
         var playing = false
         var rate = 1.0
+        /// The rate `play()` plays at.
+        var defaultRate = 1.0
+        /// Where the latest restart (start, seek, item change) goes: what
+        /// `currentTime` reports until a frame of it is on screen.
+        var target: (serial: Int, item: PlayerItem, time: MediaTime)?
+        /// The presenter ran dry while playing and nothing has shown since.
+        var stalled = false
+        var timeControl = TimeControl.paused
+        /// The last item that could not be played, for a player that ends up
+        /// with nothing playable.
+        var lastItemError: (any Error)?
         var volume: Float = 1
         var muted = false
         var status = Player.Status.unknown
@@ -161,6 +172,28 @@ final class Engine: @unchecked Sendable {
         state.withLock { $0.stopped = true }
         signals.raiseAll()
         threads.forEach { $0.join() }
+        events.finish()
+    }
+
+    /// Derives whether time moves from what `State` knows and reports a change.
+    /// Called wherever one of its inputs changes: a command, a frame of a
+    /// new serial on screen, a stall, the end.
+    func refreshTimeControl() {
+        let changed = state.withLock { state -> TimeControl? in
+            let now: TimeControl = if !state.playing {
+                .paused
+            } else if state.queue.current == nil {
+                .waiting(.noItemToPlay)
+            } else if state.completedSerial < state.serial || state.stalled {
+                .waiting(.toMinimizeStalls)
+            } else {
+                .playing
+            }
+            guard now != state.timeControl else { return nil }
+            state.timeControl = now
+            return now
+        }
+        if let changed { post(.timeControlStatusChanged(changed.status, reason: changed.reason)) }
     }
 
     func waitForSeek(serial: Int) async -> Bool {
@@ -184,6 +217,7 @@ final class Engine: @unchecked Sendable {
             return done
         }
         done.forEach { $0.resume(returning: true) }
+        refreshTimeControl()
     }
 
     func setStatus(_ status: Player.Status, error: (any Error)? = nil) {

@@ -37,10 +37,13 @@ final class TimeObservers: Sendable {
     /// Where callbacks run when the caller names no queue: a serial queue of
     /// our own, since a headless process may never service the main queue.
     static let defaultQueue = DispatchQueue(label: "marquee.time-observers")
+    /// The shortest periodic interval, in seconds: what a zero, negative or
+    /// undefined interval becomes, instead of an observer that never rests.
+    static let minimumInterval = 0.001
 
     func addPeriodic(interval: MediaTime, queue: DispatchQueue?, callback: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
-        precondition(interval.isNumeric && interval > .zero, "a periodic observer needs a positive interval")
-        return add(Observer(kind: .periodic(interval: interval.seconds, nextMultiple: nil), queue: queue ?? Self.defaultQueue, callback: callback))
+        let seconds = interval.isNumeric && interval.seconds >= Self.minimumInterval ? interval.seconds : Self.minimumInterval
+        return add(Observer(kind: .periodic(interval: seconds, nextMultiple: nil), queue: queue ?? Self.defaultQueue, callback: callback))
     }
 
     func addBoundary(times: [MediaTime], queue: DispatchQueue?, callback: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {

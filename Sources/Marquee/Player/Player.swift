@@ -10,12 +10,15 @@ import MarqueeFFmpeg
 public class Player: @unchecked Sendable {
     // @unchecked: the class holds only `let`s of thread-safe types (the
     // engine guards its state with a Mutex); subclasses add no stored state.
+    /// Whether the player can play, as AVPlayer's `status` (whether time
+    /// moves is `timeControlStatus`).
     public enum Status: String, Sendable {
-        /// Not started yet.
+        /// No item has been opened yet.
         case unknown
-        case playing
-        case paused
-        /// Playback could not go on (see `error`).
+        /// An item opened: the player plays.
+        case readyToPlay
+        /// Playback ended without anything played because every item failed
+        /// (see `error`); an item that opens later makes it `readyToPlay` again.
         case failed
     }
 
@@ -38,24 +41,49 @@ public class Player: @unchecked Sendable {
 
     // MARK: Playback
 
-    /// Starts or resumes playback at the current rate (1 if it was 0).
+    /// Starts or resumes playback at `defaultRate`.
     public func play() { engine.send(.play) }
 
     public func pause() { engine.send(.pause) }
 
-    /// 0 when paused; setting a non-zero rate plays at that speed (0.5, 1, 2,
-    /// anything between), with audio kept at pitch.
+    /// The speed asked for: 0 when paused. Setting it plays at that speed
+    /// with audio kept at pitch; no value stops a player or crashes it:
+    /// - 0 (and any negative value: reverse play is not built yet) pauses;
+    /// - a positive value is clamped into `PlaybackRate.range` (1/16...16;
+    ///   +infinity and 1000 play at 16), and `rate` reads the clamped value;
+    /// - NaN is ignored: nothing changes.
     public var rate: Double {
         get { engine.state.withLock { $0.playing ? $0.rate : 0 } }
         set {
-            guard newValue > 0 else { pause(); return }
-            precondition(newValue.isFinite && newValue <= 16, "rate must be in (0, 16]")
-            engine.send(.setRate(newValue))
+            guard !newValue.isNaN else { return }
+            guard let rate = PlaybackRate.clamped(newValue) else { pause(); return }
+            engine.send(.setRate(rate))
+        }
+    }
+
+    /// The rate `play()` plays at (1 unless set), as AVPlayer's. A positive
+    /// value is clamped into `PlaybackRate.range`; zero, negative values and
+    /// NaN are ignored.
+    public var defaultRate: Double {
+        get { engine.state.withLock { $0.defaultRate } }
+        set {
+            guard let rate = PlaybackRate.clamped(newValue) else { return }
+            engine.send(.setDefaultRate(rate))
         }
     }
 
     public var status: Status { engine.state.withLock { $0.status } }
+    /// Why `status` is `.failed`: the last item's error.
     public var error: (any Error)? { engine.state.withLock { $0.error } }
+
+    /// Whether time moves: paused, waiting to play (see
+    /// `reasonForWaitingToPlay`) or playing. Changes are posted as
+    /// `.timeControlStatusChanged` events.
+    public var timeControlStatus: TimeControlStatus { engine.state.withLock { $0.timeControl.status } }
+
+    /// Why the player waits while `timeControlStatus` is
+    /// `.waitingToPlayAtSpecifiedRate`; nil otherwise.
+    public var reasonForWaitingToPlay: WaitingReason? { engine.state.withLock { $0.timeControl.reason } }
 
     /// 0...1 software gain applied to the audio.
     public var volume: Float {
@@ -89,8 +117,17 @@ public class Player: @unchecked Sendable {
 
     public var currentItem: PlayerItem? { engine.state.withLock { $0.queue.current } }
 
-    /// The current item's time of what is being presented.
-    public func currentTime() -> MediaTime { currentItem?.currentTime() ?? .zero }
+    /// The current item's time of what is presented; after a seek or an item
+    /// change, where it goes, until its first frame is presented (so two
+    /// relative seeks in a row add up, as AVPlayer's do).
+    public func currentTime() -> MediaTime {
+        let (current, pending) = engine.state.withLock { state -> (PlayerItem?, MediaTime?) in
+            guard let target = state.target, target.serial > state.completedSerial,
+                  target.item === state.queue.current else { return (state.queue.current, nil) }
+            return (state.queue.current, target.time)
+        }
+        return pending ?? current?.currentTime() ?? .zero
+    }
 
     /// Plays `item` instead of the current one, from its start.
     public func replaceCurrentItem(with item: PlayerItem?) {
@@ -132,7 +169,9 @@ public class Player: @unchecked Sendable {
     // MARK: Observation
 
     /// Calls `block` every `interval` of item time while playing, and when
-    /// playback starts or stops. Keep the token and pass it to `removeTimeObserver`.
+    /// playback starts or stops. Keep the token and pass it to
+    /// `removeTimeObserver`. An interval under 1 ms (zero, negative, NaN,
+    /// infinite) is taken as 1 ms.
     public func addPeriodicTimeObserver(forInterval interval: MediaTime, queue: DispatchQueue? = nil,
                                         using block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
         engine.observers.addPeriodic(interval: interval, queue: queue, callback: block)
@@ -149,8 +188,25 @@ public class Player: @unchecked Sendable {
         engine.observers.remove(token)
     }
 
-    /// Every event from now on, in order.
-    public func events() -> AsyncStream<PlayerEvent> { engine.events.stream() }
+    /// Every event from now on, in order, into a buffer of `bufferLimit`
+    /// events: a consumer that falls behind loses the oldest ones, and the
+    /// next event it reads is `.eventsDropped(count)` in their place, so
+    /// memory stays bounded whoever stops reading.
+    public func events(bufferLimit: Int = PlayerEvents.defaultBufferLimit) -> PlayerEvents {
+        engine.events.stream(limit: bufferLimit)
+    }
+
+    /// The current time every `interval` of item time while playing, and
+    /// when playback starts or stops: a periodic time observer as a
+    /// sequence. A reader that falls behind gets the latest time; the
+    /// observer is removed when the sequence ends (its task is cancelled or
+    /// the sequence is released).
+    public func periodicTimes(forInterval interval: MediaTime) -> AsyncStream<MediaTime> {
+        let (stream, continuation) = AsyncStream<MediaTime>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let token = addPeriodicTimeObserver(forInterval: interval) { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in self?.removeTimeObserver(token) }
+        return stream
+    }
 
     /// Calls `handler` with every event from now on, on `queue` (a private serial queue if nil).
     public func addEventHandler(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (PlayerEvent) -> Void) -> EventHandlerToken {

@@ -24,6 +24,11 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     case videoDecodingFellBack(PlayerItem, reason: String, atSetUp: Bool)
     /// Nothing more to play: the last item ended (the player is paused on its last frame).
     case playbackFinished
+    /// Whether time moves changed: `reason` is set while waiting to play.
+    case timeControlStatusChanged(TimeControlStatus, reason: WaitingReason?)
+    /// Only in a `PlayerEvents` sequence: this many events before this point
+    /// were dropped because the consumer fell behind its buffer.
+    case eventsDropped(Int)
 
     public var description: String {
         switch self {
@@ -36,6 +41,8 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .playbackStalled(let item): "playback stalled \(item)"
         case .rateChanged(let rate): "rate \(rate)"
         case .playbackFinished: "playback finished"
+        case .timeControlStatusChanged(let status, let reason): "time control \(status.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "")"
+        case .eventsDropped(let count): "\(count) events dropped"
         case .videoOutputFailed(let error): "video output failed: \(error)"
         case .videoDecodingFellBack(let item, let reason, _): "video decoding fell back \(item): \(reason)"
         }

@@ -156,7 +156,7 @@ extension MarqueeConfiguration.Playback {
         reader.read(&loop, "loop")
         reader.read(&shuffle, "shuffle")
         reader.read(&start, "start", in: 0...1_000_000, unit: " s")
-        reader.read(&rate, "rate", in: 0...16, above: true)
+        reader.read(&rate, "rate", in: PlaybackRate.range)
         reader.read(&betweenItems, "between_items")
         reader.read(&betweenItemsMs, "between_items_ms", in: 0...60_000, unit: " ms")
         if betweenItems == .black, betweenItemsMs == 0, let given = reader.value("between_items") {

@@ -59,7 +59,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var shuffle = false
         /// Where the first item starts, seconds.
         public var start = 0.0
-        /// Playback speed, in (0, 16].
+        /// Playback speed, in `PlaybackRate.range`.
         public var rate = 1.0
         public var betweenItems = BetweenItems.holdLastFrame
         /// How long `betweenItems` lasts, milliseconds (0 = a seamless cut).

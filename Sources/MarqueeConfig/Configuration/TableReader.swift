@@ -73,13 +73,12 @@ final class TableReader {
         target = exact
     }
 
-    /// A float or an integer. `above` makes the lower bound exclusive.
-    func read(_ target: inout Double, _ key: String, in range: ClosedRange<Double>, above: Bool = false, unit: String = "") {
+    /// A float or an integer.
+    func read(_ target: inout Double, _ key: String, in range: ClosedRange<Double>, unit: String = "") {
         guard let value = value(key) else { return }
         guard let number = value.number else { return typeError(key, expected: "a number", found: value) }
-        guard range.contains(number), !(above && number == range.lowerBound) else {
-            let bounds = above ? "(\(format(range.lowerBound)), \(format(range.upperBound))]"
-                               : "\(format(range.lowerBound))...\(format(range.upperBound))"
+        guard range.contains(number) else {
+            let bounds = "\(format(range.lowerBound))...\(format(range.upperBound))"
             return error(key, "\(format(number))\(unit) is out of range \(bounds)\(unit)", at: value.location)
         }
         target = number

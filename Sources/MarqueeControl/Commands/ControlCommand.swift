@@ -13,7 +13,7 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     /// The playlist item at `index`, counted from 1 as `status` shows it.
     case goTo(index: Int)
     case loop(LoopMode)
-    /// Playback speed in (0, 16]; setting it also plays.
+    /// Playback speed in `PlaybackRate.range`; setting it also plays.
     case rate(Double)
     /// Software gain, 0...1.
     case volume(Double)
@@ -33,9 +33,6 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     /// Every command name, as written.
     public static let names = ["play", "pause", "toggle", "stop", "seek", "next", "prev", "goto", "loop",
                                "rate", "volume", "mute", "unmute", "status", "reload", "quit"]
-
-    /// The most rate accepts; the player's limit.
-    public static let maximumRate = 16.0
 
     /// Parses a text line: a command name, then its arguments, separated by
     /// spaces or tabs.
@@ -82,9 +79,9 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
             }
             self = .loop(mode)
         case "rate":
-            try expect(1, "R (more than 0, up to 16)")
-            guard let rate = Self.number(arguments[0]), rate > 0, rate <= Self.maximumRate else {
-                throw ControlError("rate: '\(arguments[0])' is not a rate in (0, 16]")
+            try expect(1, "R (\(PlaybackRate.rangeDescription))")
+            guard let rate = Self.number(arguments[0]), PlaybackRate.range.contains(rate) else {
+                throw ControlError("rate: '\(arguments[0])' is not a rate \(PlaybackRate.rangeDescription)")
             }
             self = .rate(rate)
         case "volume":

@@ -17,7 +17,7 @@ public protocol PlaybackTarget: Sendable {
     /// when there is no such item.
     func playItem(at index: Int) -> Bool
     func setLoopMode(_ mode: LoopMode)
-    /// In (0, 16]; also plays.
+    /// In `PlaybackRate.range`; also plays.
     func setRate(_ rate: Double)
     /// 0...1.
     func setVolume(_ volume: Double)

@@ -13,15 +13,15 @@ public struct HardwareDecoding: Sendable, Equatable {
     public var mode: Mode
     /// The render node; nil takes the first /dev/dri/renderD*.
     public var device: String?
-    /// Test hook: the hardware decoder is replaced by the software one made
-    /// to fail after this many frames (`FaultInjectingVideoDecoder`), so the
-    /// fallback path runs without a VA-API device.
-    public var failAfterFrames: Int?
+    /// Test hook, outside the public API: the hardware decoder is replaced
+    /// by the software one made to fail after this many frames
+    /// (`FaultInjectingVideoDecoder`), so the fallback path runs without a
+    /// VA-API device.
+    @_spi(Testing) public var failAfterFrames: Int?
 
-    public init(mode: Mode = .auto, device: String? = nil, failAfterFrames: Int? = nil) {
+    public init(mode: Mode = .auto, device: String? = nil) {
         self.mode = mode
         self.device = device
-        self.failAfterFrames = failAfterFrames
     }
 
     public static let software = HardwareDecoding(mode: .software)

@@ -71,17 +71,6 @@ struct PlayCommand: Subcommand {
         case alsa(String)
     }
 
-    /// Test hook (documented in docs/alsa.md): stall the audio writer once
-    /// for this many milliseconds, after `stallAfterVariable` ms of audio
-    /// (default 2000), to force an ALSA underrun.
-    static let stallVariable = "MARQUEE_TEST_STALL_AUDIO_MS"
-    static let stallAfterVariable = "MARQUEE_TEST_STALL_AUDIO_AFTER_MS"
-
-    /// Test hook: the hardware decoder is the software one failing after this
-    /// many frames, so the switch to software mid-stream runs without a
-    /// VA-API device (see `HardwareDecoding.failAfterFrames`).
-    static let hardwareFailureVariable = "MARQUEE_TEST_HWDEC_FAIL_AFTER"
-
     /// Set (to anything) to have one line written on stderr when the first
     /// frame is on screen: `marquee: first frame NANOSECONDS` (CLOCK_MONOTONIC).
     /// bench/ uses it to time start-up.
@@ -113,7 +102,7 @@ struct PlayCommand: Subcommand {
         let alsaDevice: String? = if case .alsa(let name) = audio { name } else { nil }
         alsa = settings.audio(try Self.alsaConfiguration(&parser, device: alsaDevice ?? "default"))
         rate = try parser.option("--rate", as: Double.self) ?? file.playback.rate
-        guard rate > 0, rate <= 16 else { throw UsageError("--rate must be in (0, 16]") }
+        guard PlaybackRate.range.contains(rate) else { throw UsageError("--rate must be \(PlaybackRate.rangeDescription)") }
         start = try parser.option("--start", as: Double.self) ?? (file.playback.start > 0 ? file.playback.start : nil)
         untimed = parser.flag("--untimed")
         keepOpen = parser.flag("--keep-open") || file.playback.keepOpen
@@ -169,7 +158,8 @@ struct PlayCommand: Subcommand {
         let session = PlaySession(player: player, keepsOpen: keepOpen,
                                   reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug)
         let events = player.events()
-        if rate != 1 { player.rate = rate } else { player.play() }
+        player.defaultRate = rate
+        player.play()
         if let start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }
         let signals = SignalWatcher()
         controls.start(stopping: signals)
@@ -227,14 +217,9 @@ struct PlayCommand: Subcommand {
             throw UsageError("--hwdec must be auto, vaapi or software, not '\(modeName)'")
         }
         let device = try parser.option("--hwdec-device") ?? file.device
-        var failAfter: Int?
-        if let text = ProcessInfo.processInfo.environment[hardwareFailureVariable] {
-            guard let frames = Int(text), frames >= 0 else {
-                throw UsageError("\(hardwareFailureVariable) must be a number of frames, not '\(text)'")
-            }
-            failAfter = frames
-        }
-        return HardwareDecoding(mode: mode, device: device == "auto" ? nil : device, failAfterFrames: failAfter)
+        var decoding = HardwareDecoding(mode: mode, device: device == "auto" ? nil : device)
+        try TestHooks.applyHardwareFailure(to: &decoding)
+        return decoding
     }
 
     /// `--audio-buffer-ms`, `--audio-period-ms` and the stall test hook, for `--audio-out alsa`.
@@ -250,11 +235,7 @@ struct PlayCommand: Subcommand {
             }
             configuration.periodDuration = .milliseconds(period)
         }
-        let environment = ProcessInfo.processInfo.environment
-        if let stall = environment[stallVariable].flatMap(Int.init), stall > 0 {
-            let after = environment[stallAfterVariable].flatMap(Int.init) ?? 2000
-            configuration.testStall = .init(after: .milliseconds(after), duration: .milliseconds(stall))
-        }
+        TestHooks.applyAudioStall(to: &configuration)
         return configuration
     }
 
@@ -262,7 +243,7 @@ struct PlayCommand: Subcommand {
     private static let reportAudioEvent: @Sendable (ALSAAudioOutput.Event) -> Void = { event in
         switch event {
         case .unavailable, .reconnected: Diagnostics.error(event.description)
-        case .opened, .recovered, .testStall: break
+        default: break
         }
     }
 

@@ -35,7 +35,7 @@ final class PlaySession: Sendable {
 
     var failures: Int { failed.withLock { $0 } }
 
-    func run(events: AsyncStream<PlayerEvent>, until signals: SignalWatcher) async {
+    func run(events: PlayerEvents, until signals: SignalWatcher) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await signals.wait() }
             group.addTask { [self] in

@@ -31,6 +31,8 @@ final class PlayControls: Sendable {
         var stoppedOnError = false
         /// Ends the session the way SIGTERM does; set by `start`.
         var stopper: SignalWatcher?
+        /// The last "state" event written ("playing" or "paused").
+        var lastStateEvent: String?
     }
 
     let player: QueuePlayer
@@ -48,7 +50,7 @@ final class PlayControls: Sendable {
         self.player = player
         self.configPath = configPath
         self.overrides = overrides
-        target = QueuePlayerTarget(player: player, rate: configuration.playback.rate)
+        target = QueuePlayerTarget(player: player)
         LineWriter.ignoreBrokenPipes()
         output = LineWriter(descriptor: STDOUT_FILENO)
         log = ControlLog(level: configuration.log.level)
@@ -154,8 +156,14 @@ final class PlayControls: Sendable {
                 // Before start() there is no session yet; start() stops it then.
                 stopper?.requestStop()
             }
-        case .statusChanged(let status) where eventsOn:
-            events.post("state", fields: .object(["state": .string(status.rawValue)]))
+        case .timeControlStatusChanged(let status, _) where eventsOn:
+            // Waiting for a frame is still playing to whoever controls the show.
+            let name = status == .paused ? "paused" : "playing"
+            let changed = state.withLock { state -> Bool in
+                defer { state.lastStateEvent = name }
+                return state.lastStateEvent != name
+            }
+            if changed { events.post("state", fields: .object(["state": .string(name)])) }
         case .playbackFinished where eventsOn:
             events.post("finished")
         default:

@@ -119,7 +119,9 @@ final class PresenterStage: EngineStage {
         let stallAt = last.display + .nanoseconds(Int64(last.frame.duration * 2e9))
         guard now > stallAt else { return Self.earlier(idleWake, .at(stallAt)) }
         local.stalled = true
+        engine.state.withLock { $0.stalled = true }
         engine.post(.playbackStalled(item))
+        engine.refreshTimeControl()
         return idleWake
     }
 

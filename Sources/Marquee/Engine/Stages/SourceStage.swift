@@ -155,6 +155,7 @@ final class SourceStage: EngineStage {
                 })
                 opening = false
                 engine.post(.itemStatusChanged(current, .readyToPlay))
+                engine.setStatus(.readyToPlay)
                 if let decoder = source.decoderName { engine.stats.update { $0.decoder = decoder } }
                 engine.stats.update { $0.hwdec = source.decoderKind?.rawValue }
                 return source
@@ -179,6 +180,7 @@ final class SourceStage: EngineStage {
 
     private func fail(_ item: PlayerItem, _ error: any Error) {
         item.markFailed(error)
+        engine.state.withLock { $0.lastItemError = error }
         engine.post(.itemStatusChanged(item, .failed))
     }
 

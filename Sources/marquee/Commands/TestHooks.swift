@@ -1,0 +1,35 @@
+import Foundation
+// The fault-injection hooks are SPI of the backends, not their public API:
+// this file is the only place the command reaches them, from variables a
+// test sets in the environment.
+@_spi(Testing) import MarqueeALSA
+@_spi(Testing) import MarqueeFFmpeg
+
+enum TestHooks {
+    /// Stall the audio writer once for this many milliseconds, after
+    /// `stallAfterVariable` ms of audio (default 2000), to force an ALSA
+    /// underrun (documented in docs/alsa.md).
+    static let stallVariable = "MARQUEE_TEST_STALL_AUDIO_MS"
+    static let stallAfterVariable = "MARQUEE_TEST_STALL_AUDIO_AFTER_MS"
+
+    /// The hardware decoder is the software one failing after this many
+    /// frames, so the switch to software mid-stream runs without a VA-API
+    /// device (see `HardwareDecoding.failAfterFrames`).
+    static let hardwareFailureVariable = "MARQUEE_TEST_HWDEC_FAIL_AFTER"
+
+    private static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    static func applyHardwareFailure(to decoding: inout HardwareDecoding) throws {
+        guard let text = environment[hardwareFailureVariable] else { return }
+        guard let frames = Int(text), frames >= 0 else {
+            throw UsageError("\(hardwareFailureVariable) must be a number of frames, not '\(text)'")
+        }
+        decoding.failAfterFrames = frames
+    }
+
+    static func applyAudioStall(to configuration: inout ALSAAudioOutput.Configuration) {
+        guard let stall = environment[stallVariable].flatMap(Int.init), stall > 0 else { return }
+        let after = environment[stallAfterVariable].flatMap(Int.init) ?? 2000
+        configuration.testStall = .init(after: .milliseconds(after), duration: .milliseconds(stall))
+    }
+}
