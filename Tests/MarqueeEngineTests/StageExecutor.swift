@@ -14,6 +14,9 @@ final class StageExecutor {
     private var latency: (generator: SeededGenerator, upTo: Double)?
     /// Steps taken per stage name: the executor's count of wake-ups.
     private(set) var steps: [String: Int] = [:]
+    /// Stages not stepped while named here, as if their thread were blocked
+    /// (a source stuck in a network read); their wake-ups wait for release.
+    var held: Set<String> = []
 
     /// - Parameter latency: wake-ups land up to this many seconds after their deadline (seeded).
     init(player: QueuePlayer, clock: VirtualClock, latency: (seed: UInt64, upTo: Double)? = nil) {
@@ -59,7 +62,10 @@ final class StageExecutor {
                 stepped = true
             }
             if stepped { continue }
-            let deadlines = wakes.compactMap { wake -> HostTime? in if case .at(let time) = wake { time } else { nil } }
+            let deadlines = zip(wakes, stages).compactMap { wake, stage -> HostTime? in
+                guard !held.contains(stage.name), case .at(let time) = wake else { return nil }
+                return time
+            }
             guard let next = deadlines.min() else { return true }
             clock.sleep(until: min(next, limit))
         }
@@ -67,7 +73,8 @@ final class StageExecutor {
     }
 
     private func isDue(_ wake: StageWake, _ stage: any EngineStage) -> Bool {
-        switch wake {
+        if held.contains(stage.name) { return false }
+        return switch wake {
         case .now: true
         case .at(let deadline): stage.signal.take() || deadline <= clock.now()
         case .signal: stage.signal.take()

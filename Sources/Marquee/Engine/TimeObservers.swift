@@ -58,6 +58,9 @@ final class TimeObservers: Sendable {
         }
     }
 
+    /// Observers registered now.
+    var count: Int { state.withLock { $0.observers.count } }
+
     func remove(_ token: TimeObserverToken) {
         _ = state.withLock { $0.observers.removeValue(forKey: token.id) }
     }
