@@ -37,6 +37,7 @@ import Testing
         let indexes = order.compactMap(\.at)
         #expect(indexes == indexes.sorted(), "events out of order: \(log)")
         #expect(run.player.stats.snapshot.seams.count == 1)
+        #expect(run.player.status == .readyToPlay, "a failed item among good ones does not fail the player")
     }
 
     @Test func aQueueOfOnlyBrokenItemsEndsInsteadOfSpinning() async throws {
@@ -44,5 +45,8 @@ import Testing
         try await run.playToEnd(timeout: 60)
         #expect(run.player.items.allSatisfy { $0.status == .failed } || run.player.items.isEmpty)
         #expect(run.video.frames.isEmpty)
+        // Nothing could be played: the player has failed, with the last item's reason.
+        #expect(run.player.status == .failed)
+        #expect(run.player.error.map { "\($0)" }?.contains("/nonexistent/b.mkv") == true, "\(String(describing: run.player.error))")
     }
 }

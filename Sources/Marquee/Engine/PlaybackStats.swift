@@ -69,7 +69,7 @@ public final class PlaybackStats: Sendable {
     public let keepsLog: Bool
     public let logLimit: Int
 
-    public init(keepsLog: Bool = false, logLimit: Int = 200_000) {
+    init(keepsLog: Bool = false, logLimit: Int = 200_000) {
         self.keepsLog = keepsLog
         self.logLimit = logLimit
     }

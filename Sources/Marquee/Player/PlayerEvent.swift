@@ -1,6 +1,7 @@
-/// What a player reports as it runs, in the order it happens. Delivered as an
-/// `AsyncStream` (`player.events()`) and to handlers (`player.addEventHandler`).
+/// What a player reports as it runs, in the order it happens. Delivered as a
+/// bounded sequence (`player.events()`) and to handlers (`player.addEventHandler`).
 public enum PlayerEvent: Sendable, CustomStringConvertible {
+    /// The player became ready to play, or failed (`Player.status`).
     case statusChanged(Player.Status)
     /// An item opened (`.readyToPlay`) or could not be opened (`.failed`).
     case itemStatusChanged(PlayerItem, PlayerItem.Status)
