@@ -117,6 +117,17 @@ import Testing
         #expect(changes == [waiting, "playing", waiting, "playing", waiting, "playing", "paused"])
     }
 
+    @Test func volumeIsClampedAndNaNIgnored() {
+        let player = Self.idlePlayer()
+        player.volume = 7
+        #expect(player.volume == 1)
+        player.volume = -1
+        #expect(player.volume == 0)
+        player.volume = 0.5
+        player.volume = .nan
+        #expect(player.volume == 0.5)
+    }
+
     @Test func playingWithNothingToPlayWaitsForAnItem() {
         let player = Self.idlePlayer()
         player.play()

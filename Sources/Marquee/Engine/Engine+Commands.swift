@@ -89,6 +89,7 @@ extension Engine {
         case .setDefaultRate(let rate):
             state.defaultRate = rate
         case .setVolume(let volume):
+            guard !volume.isNaN else { return .refused }
             state.volume = min(max(volume, 0), 1)
         case .setMuted(let muted):
             state.muted = muted

@@ -26,15 +26,17 @@ public final class NullVideoOutput: VideoOutput {
 
     /// - Parameters:
     ///   - clock: where vblanks are timed and `present` sleeps.
-    ///   - refreshRate: vblanks per second (> 0); the interval is rounded to whole nanoseconds.
+    ///   - refreshRate: vblanks per second, from 1 to 1000 (a value outside,
+    ///     or NaN, is brought to the nearest end, NaN to 60); the interval is
+    ///     rounded to whole nanoseconds.
     ///   - formats: what `present` takes, best first.
     public init(clock: any HostClock, refreshRate: Double = 60,
                 formats: [PixelFormat] = [.yuv420p, .nv12, .yuv420p10, .p010, .xrgb8888, .rgb24]) {
-        precondition(refreshRate > 0, "refresh rate must be positive")
         acceptedFormats = formats
         self.clock = clock
         start = clock.now()
-        interval = .nanoseconds(Int64((1e9 / refreshRate).rounded()))
+        let rate = refreshRate.isNaN ? 60 : min(max(refreshRate, 1), 1000)
+        interval = .nanoseconds(Int64((1e9 / rate).rounded()))
     }
 
     public var refreshInterval: Duration? { interval }

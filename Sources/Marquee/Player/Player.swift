@@ -85,7 +85,7 @@ public class Player: @unchecked Sendable {
     /// `.waitingToPlayAtSpecifiedRate`; nil otherwise.
     public var reasonForWaitingToPlay: WaitingReason? { engine.state.withLock { $0.timeControl.reason } }
 
-    /// 0...1 software gain applied to the audio.
+    /// 0...1 software gain applied to the audio; a value outside is clamped, NaN ignored.
     public var volume: Float {
         get { engine.state.withLock { $0.volume } }
         set { engine.send(.setVolume(newValue)) }
