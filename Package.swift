@@ -54,6 +54,7 @@ let package = Package(
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "toml-decoder", "marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeOutputTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueePictureTests", dependencies: ["Marquee", "MarqueeKMS", "MarqueeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,9 +8,11 @@ import MarqueeCore
 /// target format) and rebuilt when any of them changes, so a stream that
 /// switches resolution mid-way keeps converting.
 ///
-/// Colour: a `VideoFrame` does not carry its matrix, so YUV is read as BT.601
-/// for SD and BT.709 for HD (wider than 1024 or taller than 576), the guess
-/// players make for untagged video; YUV is limited range, RGB full range.
+/// Colour: YUV is read with the frame's matrix and range as tagged
+/// (`VideoFrame.colour`); untagged, BT.601 for SD and BT.709 for HD (wider
+/// than 1024 or taller than 576), the guess players make, and limited range.
+/// RGB targets are full range; a YUV target is written with the matrix and
+/// range asked for (what a display's plane reads), else the source's.
 ///
 /// Not thread-safe: one converter per thread (the presenter's, the writer's).
 public final class PixelConverter {
@@ -23,6 +25,11 @@ public final class PixelConverter {
     private struct Key: Equatable {
         var sourceWidth, sourceHeight, targetWidth, targetHeight: Int
         var sourceFormat, targetFormat: AVPixelFormat
+        var matrix: ColourDescription.Matrix
+        var fullRange: Bool
+        /// For a YUV target: its matrix and range.
+        var targetMatrix: ColourDescription.Matrix
+        var targetFullRange: Bool
     }
 
     public init() {}
@@ -35,17 +42,41 @@ public final class PixelConverter {
     /// and keeps the source's pts and duration.
     /// - Throws: `FFmpegError` naming the failed call (`sws_getCachedContext`
     ///   for a format libswscale cannot convert, e.g. a hardware surface).
-    public func convert(_ frame: VideoFrame, to format: PixelFormat,
-                        width: Int? = nil, height: Int? = nil) throws(FFmpegError) -> VideoFrame {
+    /// - Parameter colour: for a YUV target, the range and matrix to write
+    ///   (nil: the frame's own); the result is tagged with what it holds.
+    public func convert(_ frame: VideoFrame, to format: PixelFormat, width: Int? = nil, height: Int? = nil,
+                        colour: ColourDescription? = nil) throws(FFmpegError) -> VideoFrame {
         let width = width ?? frame.width, height = height ?? frame.height
-        if frame.pixelFormat == format && frame.width == width && frame.height == height { return frame }
+        if frame.pixelFormat == format && frame.width == width && frame.height == height
+            && Self.keepsColour(of: frame, colour, width: width, height: height) { return frame }
         let target = try Self.softwareFormat(format, "av_frame_get_buffer")
         let storage = try AVFrameStorage(width: width, height: height, format: target)
         let planes = storage.planes.map {
             MutableImagePlane(base: UnsafeMutableRawPointer(mutating: $0.base), bytesPerRow: $0.bytesPerRow, rows: $0.rows)
         }
-        try scale(frame, into: planes, format: target, width: width, height: height)
-        return storage.videoFrame(pts: frame.pts, duration: frame.duration)
+        try scale(frame, into: planes, format: target, width: width, height: height, colour: colour)
+        var converted = storage.videoFrame(pts: frame.pts, duration: frame.duration)
+        converted.colour = Self.isYUV(target) ? Self.yuvTarget(of: frame, colour, width: width, height: height)
+            : ColourDescription(range: .full, matrix: .unspecified)
+        return converted
+    }
+
+    /// What a YUV target holds: what was asked for; else the source's range
+    /// and matrix (a YUV source), or limited range and the matrix for its size
+    /// (an RGB source).
+    private static func yuvTarget(of frame: VideoFrame, _ colour: ColourDescription?, width: Int, height: Int) -> ColourDescription {
+        if let colour { return ColourDescription(range: colour.effectiveRange, matrix: colour.effectiveMatrix(width: width, height: height)) }
+        guard isYUV(frame.pixelFormat.libav) else {
+            return ColourDescription(range: .limited, matrix: ColourDescription.unspecified.effectiveMatrix(width: width, height: height))
+        }
+        return ColourDescription(range: frame.colour.effectiveRange, matrix: frame.colour.effectiveMatrix(width: frame.width, height: frame.height))
+    }
+
+    /// Whether writing `frame` with `colour` leaves its values as they are.
+    private static func keepsColour(of frame: VideoFrame, _ colour: ColourDescription?, width: Int, height: Int) -> Bool {
+        guard let colour else { return true }
+        return colour.effectiveRange == frame.colour.effectiveRange
+            && colour.effectiveMatrix(width: width, height: height) == frame.colour.effectiveMatrix(width: frame.width, height: frame.height)
     }
 
     /// Converts `frame` straight into caller-owned planes (one copy, e.g. into a
@@ -54,28 +85,36 @@ public final class PixelConverter {
     /// row by row.
     /// - Throws: `FFmpegError` with code EINVAL when `planes` are too few, too
     ///   narrow or too short for the picture, or naming the libswscale call that failed.
+    /// - Parameter colour: for a YUV target, the range and matrix to write
+    ///   (nil: the frame's own).
     public func convert(_ frame: VideoFrame, into planes: [MutableImagePlane], format: PixelFormat,
-                        width: Int? = nil, height: Int? = nil) throws(FFmpegError) {
+                        width: Int? = nil, height: Int? = nil, colour: ColourDescription? = nil) throws(FFmpegError) {
         let width = width ?? frame.width, height = height ?? frame.height
         let target = try Self.softwareFormat(format, "sws_scale")
         try Self.validate(planes, format: target, width: width, height: height)
-        if frame.pixelFormat == format && frame.width == width && frame.height == height {
+        if frame.pixelFormat == format && frame.width == width && frame.height == height
+            && Self.keepsColour(of: frame, colour, width: width, height: height) {
             try copy(frame, into: planes, format: target)
         } else {
-            try scale(frame, into: planes, format: target, width: width, height: height)
+            try scale(frame, into: planes, format: target, width: width, height: height, colour: colour)
         }
     }
 
     private func scale(_ frame: VideoFrame, into planes: [MutableImagePlane], format: AVPixelFormat,
-                       width: Int, height: Int) throws(FFmpegError) {
+                       width: Int, height: Int, colour: ColourDescription? = nil) throws(FFmpegError) {
         let source = try Self.softwareFormat(frame.pixelFormat, "sws_getCachedContext")
         // libswscale reads every plane of the format: a missing one would be a NULL read.
         guard frame.planes.count >= Int(av_pix_fmt_count_planes(source)) else {
             throw FFmpegError(code: marquee_averror(EINVAL), call: "sws_scale",
                               message: "\(frame.pixelFormat) frame has \(frame.planes.count) of \(av_pix_fmt_count_planes(source)) planes")
         }
+        let matrix = frame.colour.effectiveMatrix(width: frame.width, height: frame.height)
+        let fullRange = frame.colour.effectiveRange == .full
+        let target = Self.yuvTarget(of: frame, colour, width: width, height: height)
         try configure(Key(sourceWidth: frame.width, sourceHeight: frame.height, targetWidth: width,
-                          targetHeight: height, sourceFormat: source, targetFormat: format))
+                          targetHeight: height, sourceFormat: source, targetFormat: format,
+                          matrix: matrix, fullRange: fullRange,
+                          targetMatrix: target.matrix, targetFullRange: target.range == .full))
         var sourcePointers = [UnsafePointer<UInt8>?](repeating: nil, count: 4)
         var sourceStrides = [Int32](repeating: 0, count: 4)
         for (index, plane) in frame.planes.prefix(4).enumerated() {
@@ -98,7 +137,7 @@ public final class PixelConverter {
     }
 
     /// Rebuilds the scaler when the conversion changes (sws_getCachedContext
-    /// returns the same one otherwise) and sets its colour matrix once.
+    /// returns the same one otherwise) and sets its colour matrix and ranges once.
     private func configure(_ wanted: Key) throws(FFmpegError) {
         guard wanted != key else { return }
         key = nil
@@ -110,12 +149,15 @@ public final class PixelConverter {
                               message: "cannot convert \(PixelFormat(libav: wanted.sourceFormat)) \(wanted.sourceWidth)x\(wanted.sourceHeight) "
                                      + "to \(PixelFormat(libav: wanted.targetFormat)) \(wanted.targetWidth)x\(wanted.targetHeight)")
         }
-        let isHD = wanted.sourceWidth > 1024 || wanted.sourceHeight > 576
-        if isHD && Self.isYUV(wanted.sourceFormat) {
-            let matrix = sws_getCoefficients(SWS_CS_ITU709)
-            let targetRange: Int32 = Self.isYUV(wanted.targetFormat) ? 0 : 1
-            // brightness 0, contrast and saturation 1.0 in 16.16 fixed point: only the matrix changes.
-            try check(sws_setColorspaceDetails(context, matrix, 0, matrix, targetRange, 0, 1 << 16, 1 << 16),
+        let sourceYUV = Self.isYUV(wanted.sourceFormat), targetYUV = Self.isYUV(wanted.targetFormat)
+        if sourceYUV || targetYUV {
+            // An RGB side is full range; its matrix entry is unused.
+            let sourceRange: Int32 = sourceYUV ? (wanted.fullRange ? 1 : 0) : 1
+            let targetRange: Int32 = targetYUV ? (wanted.targetFullRange ? 1 : 0) : 1
+            // brightness 0, contrast and saturation 1.0 in 16.16 fixed point: only the matrices and ranges change.
+            try check(sws_setColorspaceDetails(context, Self.coefficients(wanted.matrix), sourceRange,
+                                               Self.coefficients(wanted.targetMatrix), targetRange,
+                                               0, 1 << 16, 1 << 16),
                       "sws_setColorspaceDetails")
         }
         key = wanted
@@ -165,6 +207,15 @@ public final class PixelConverter {
                               message: "\(format) is not a software pixel format")
         }
         return libav
+    }
+
+    private static func coefficients(_ matrix: ColourDescription.Matrix) -> UnsafePointer<Int32>! {
+        let space = switch matrix {
+        case .bt709: SWS_CS_ITU709
+        case .bt2020: SWS_CS_BT2020
+        case .bt601, .unspecified: SWS_CS_ITU601
+        }
+        return sws_getCoefficients(space)
     }
 
     private static func isYUV(_ format: AVPixelFormat) -> Bool {

@@ -52,25 +52,23 @@ enum TrackProbe {
         let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(parameters.format)).map { String(cString: $0) }
         let sar = parameters.sample_aspect_ratio
         let rate = stream.pointee.avg_frame_rate.den != 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        let fieldOrder: VideoTrackFormat.FieldOrder? = switch parameters.field_order {
+        case AV_FIELD_PROGRESSIVE: .progressive
+        case AV_FIELD_TT, AV_FIELD_TB: .topFieldFirst
+        case AV_FIELD_BB, AV_FIELD_BT: .bottomFieldFirst
+        default: nil
+        }
         return VideoTrackFormat(
             width: Int(parameters.width),
             height: Int(parameters.height),
             pixelFormat: pixelFormat,
             sampleAspectRatio: sar.num > 0 && sar.den > 0 ? Rational(sar.num, sar.den) : nil,
-            rotation: rotation(stream),
-            frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : nil)
-    }
-
-    /// Clockwise degrees the picture must be turned for display. The display
-    /// matrix stores a counter-clockwise angle, hence the negation.
-    static func rotation(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
-        var size: Int = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
-              size >= 9 * MemoryLayout<Int32>.size else { return 0 }
-        let angle = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
-        guard angle.isFinite else { return 0 }
-        let clockwise = Int((-angle / 90).rounded()) * 90
-        return ((clockwise % 360) + 360) % 360
+            orientation: PictureTags.orientation(of: stream) ?? .upright,
+            frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : nil,
+            colour: PictureTags.colour(range: parameters.color_range, space: parameters.color_space,
+                                       transfer: parameters.color_trc, primaries: parameters.color_primaries,
+                                       format: AVPixelFormat(parameters.format)),
+            fieldOrder: fieldOrder)
     }
 
     private static func audioFormat(_ parameters: AVCodecParameters) -> AudioTrackFormat {

@@ -31,12 +31,14 @@ final class AVFrameStorage: FrameStorage, @unchecked Sendable {
 /// Not thread-safe: the video decode thread owns it.
 public final class VideoDecoder: VideoDecoding {
     private let codec: CodecContext
+    private var picture: StreamPicture
     /// Frames decoded since creation, for stats and tests.
     public private(set) var decodedFrames = 0
 
     /// - Parameter threads: decoder threads; 0 picks one per core.
     public init(demuxer: Demuxer, stream: Int, threads: Int = 0) throws(FFmpegError) {
         codec = try CodecContext(stream: demuxer.stream(stream), source: demuxer.source, threads: threads)
+        picture = StreamPicture(demuxer.stream(stream))
     }
 
     /// libavcodec's name of the decoder in use ("h264", "libdav1d").
@@ -59,8 +61,10 @@ public final class VideoDecoder: VideoDecoding {
 
     private func makeFrame(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> VideoFrame {
         let storage = try AVFrameStorage(referencing: frame)
-        return storage.videoFrame(pts: codec.presentationTime(frame),
-                                  duration: MediaTime(libav: frame.pointee.pkt_duration, timeBase: codec.timeBase))
+        var decoded = storage.videoFrame(pts: codec.presentationTime(frame),
+                                         duration: MediaTime(libav: frame.pointee.pkt_duration, timeBase: codec.timeBase))
+        picture.tag(&decoded, from: frame)
+        return decoded
     }
 }
 

@@ -5,7 +5,7 @@ import MarqueeCore
 
 /// A CPU-writable scanout buffer: a dumb buffer, mapped, with a framebuffer
 /// on it. Owns all three and releases them in reverse order.
-final class DumbBuffer {
+final class DumbBuffer: ComposedBuffer {
     let device: DRMDevice
     let width: Int
     let height: Int
@@ -100,6 +100,8 @@ final class DumbBuffer {
             line.update(repeating: pixel, count: width)
         }
     }
+
+    var isNV12: Bool { fourcc == marquee_drm_format_nv12() }
 
     private static func byte(_ value: Double) -> UInt8 { UInt8(clamping: Int(value.rounded())) }
 

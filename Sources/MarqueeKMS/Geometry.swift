@@ -1,22 +1,5 @@
 import MarqueeCore
 
-/// A rectangle in whole pixels.
-public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
-}
-
 /// Where a picture goes on the screen and which part of it is shown.
 public struct Placement: Sendable, Equatable {
     /// The part of the (rotated) picture shown, in picture pixels.

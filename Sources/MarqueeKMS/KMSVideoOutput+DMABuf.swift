@@ -8,7 +8,7 @@ extension KMSVideoOutput {
     /// Only a plane that scales can show a surface at the video's own size;
     /// it must take the surface's format with its modifier, unrotated.
     public func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool {
-        guard usesAtomic, capabilities.strategy == .scaled, (options.rotation ?? frame.rotation) % 360 == 0,
+        guard usesAtomic, capabilities.strategy == .scaled, (options.rotation.map { Orientation(rotation: $0) } ?? frame.orientation).isUpright,
               let layer = Self.composedLayer(dmabuf), let modifier = dmabuf.objects.first?.modifier,
               dmabuf.objects.allSatisfy({ $0.modifier == modifier }), plane.supports(layer.format) else { return false }
         // A plane without IN_FORMATS takes linear buffers only.

@@ -42,10 +42,8 @@ public final class KMSVideoOutput: ScanOutOutput {
     private let saved: SavedCRTC?
     /// Atomic state: the mode blob, and the objects' properties by name.
     var atomic: AtomicObjects?
-    /// Unrotated picture for software rotation.
-    private var scratch: UnsafeMutableRawPointer?
-    private var scratchSize = 0
-    private var pendingRotation: (rotation: Int, width: Int, height: Int)?
+    /// Draws each picture into a buffer: placement, orientation, borders.
+    private let composer: ScreenComposer
 
     /// A flip that has not completed after this long is taken as done (bochs and
     /// virtio-gpu complete at once; a wedged driver must not freeze playback).
@@ -54,6 +52,7 @@ public final class KMSVideoOutput: ScanOutOutput {
     public init(options: KMSOptions, clock: any HostClock) throws(KMSError) {
         self.options = options
         self.clock = clock
+        composer = ScreenComposer(settings: .init(gravity: options.gravity, rotation: options.rotation, background: options.background))
         let (device, inventory) = try Self.openCard(options)
         self.device = device
         try device.becomeMaster()
@@ -93,7 +92,6 @@ public final class KMSVideoOutput: ScanOutOutput {
         // framebuffer that is being scanned out would switch the CRTC off).
         takeVideoPlaneOff()
         saved?.restore()
-        scratch?.deallocate()
     }
 
     public var acceptedFormats: [PixelFormat] { [capabilities.fourcc == marquee_drm_format_nv12() ? .nv12 : .xrgb8888] }
@@ -110,45 +108,19 @@ public final class KMSVideoOutput: ScanOutOutput {
     // MARK: Drawing
 
     public func nextTarget(for frame: VideoFrame) throws -> RenderTarget {
-        let rotation = ((options.rotation ?? frame.rotation) % 360 + 360) % 360
-        let quarter = rotation == 90 || rotation == 270
-        let (width, height) = quarter ? (frame.height, frame.width) : (frame.width, frame.height)
-        let aspect = quarter ? 1 / frame.sampleAspect : frame.sampleAspect
-        let placement = Placement.fit(width: width, height: height, sampleAspect: aspect,
-                                      screenWidth: mode.width, screenHeight: mode.height, gravity: options.gravity)
-        let geometry = ScanoutGeometry(strategy: capabilities.strategy, width: width, height: height, placement: placement,
-                                       screenWidth: mode.width, screenHeight: mode.height)
-        self.geometry = geometry
-        try usePool(width: geometry.bufferWidth, height: geometry.bufferHeight)
+        let layout = composer.layout(for: frame, strategy: capabilities.strategy, screenWidth: mode.width, screenHeight: mode.height)
+        geometry = layout.geometry
+        try usePool(width: layout.geometry.bufferWidth, height: layout.geometry.bufferHeight)
         let index = pool.nextIndex
-        let buffer = pool.buffers[index]
-        let draw = geometry.drawRect
-        if pool.drawnRects[index] != draw {
-            if draw.width < buffer.width || draw.height < buffer.height { buffer.fill(rgb: options.background) }
-            pool.drawnRects[index] = draw
-        }
-        guard rotation != 0 else {
-            pendingRotation = nil
-            let crop = geometry.pictureCrop.map { ($0.x, $0.y, $0.width, $0.height) }
-            return RenderTarget(buffer: index, planes: buffer.planes(inside: draw), format: acceptedFormats[0],
-                                width: draw.width, height: draw.height, crop: crop)
-        }
-        // Software rotation: draw upright into scratch memory, turn it in `present`.
-        let (uprightWidth, uprightHeight) = quarter ? (draw.height, draw.width) : (draw.width, draw.height)
-        let bytes = uprightWidth * uprightHeight * 4
-        if bytes > scratchSize {
-            scratch?.deallocate()
-            scratch = .allocate(byteCount: bytes, alignment: 64)
-            scratchSize = bytes
-        }
-        pendingRotation = (rotation, uprightWidth, uprightHeight)
-        let crop = geometry.pictureCrop.map {
-            let upright = SoftwareRotation.uprightRect(of: $0, width: frame.width, height: frame.height, rotatedBy: rotation)
-            return (upright.x, upright.y, upright.width, upright.height)
-        }
-        return RenderTarget(buffer: index, planes: [MutableImagePlane(base: scratch!, bytesPerRow: uprightWidth * 4, rows: uprightHeight)],
-                            format: .xrgb8888, width: uprightWidth, height: uprightHeight, crop: crop)
+        let nv12 = acceptedFormats[0] == .nv12
+        return composer.target(for: frame, layout: layout, buffer: pool.buffers[index], index: index,
+                               drawn: &pool.drawnRects[index], format: acceptedFormats[0],
+                               colour: nv12 ? Self.planeColour : nil)
     }
+
+    /// What a YUV plane reads its buffers as: DRM's defaults for COLOR_ENCODING
+    /// and COLOR_RANGE (BT.601, limited), which `DumbBuffer.fill` paints in too.
+    static let planeColour = ColourDescription(range: .limited, matrix: .bt601)
 
     /// Buffers of the size this picture needs (a new item may differ in
     /// size where the plane scales or is positioned).
@@ -162,24 +134,13 @@ public final class KMSVideoOutput: ScanOutOutput {
     public func present(_ rendered: RenderTarget, of frame: VideoFrame, at target: HostTime) throws -> HostTime {
         let buffer = pool.buffers[rendered.buffer]
         guard let geometry else { throw KMSError(call: "present", code: EINVAL, device: device.path, detail: "present before nextTarget") }
-        if let turn = pendingRotation, let scratch {
-            SoftwareRotation.rotate(scratch, width: turn.width, height: turn.height, by: turn.rotation,
-                                    into: buffer.planes(inside: geometry.drawRect)[0])
-        }
-        repaintRightBorder(of: buffer, drawn: geometry.drawRect)
+        composer.finish(into: buffer)
         clock.sleep(until: target)
         let shown = try show(pool.framebuffer(rendered.buffer), geometry)
         pool.scanningOut = rendered.buffer
         retiredPool = nil
         importedOnScreen = nil
         return shown
-    }
-
-    /// libswscale writes whole SIMD blocks, up to 32 pixels past the end of a
-    /// row when the stride allows: put the border back right of the picture.
-    private func repaintRightBorder(of buffer: DumbBuffer, drawn rect: PixelRect) {
-        guard rect.x + rect.width < buffer.width, buffer.fourcc == marquee_drm_format_xrgb8888() else { return }
-        buffer.fill(PixelRect(x: rect.x + rect.width, y: rect.y, width: 32, height: rect.height), rgb: options.background)
     }
 
     public func flush() throws {}

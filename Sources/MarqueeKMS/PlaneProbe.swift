@@ -1,3 +1,4 @@
+import MarqueeCore
 import CDRM
 import CMarqueeShims
 import Glibc

@@ -1,3 +1,4 @@
+import MarqueeCore
 /// What a plane can do with a buffer, as TEST_ONLY commits found it.
 public enum ScanoutStrategy: String, Sendable, Encodable {
     /// The plane covers the whole screen: gravity and borders are drawn into

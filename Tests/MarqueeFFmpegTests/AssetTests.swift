@@ -13,7 +13,7 @@ import Testing
         let video = try #require(tracks.first { $0.mediaType == .video }?.video)
         #expect(video.width == 320 && video.height == 240)
         #expect(video.frameRate == 25)
-        #expect(video.rotation == 0)
+        #expect(video.orientation == .upright)
         let audio = try #require(tracks.first { $0.mediaType == .audio })
         #expect(audio.codec == "aac")
         #expect(audio.audio?.sampleRate == 48000)
@@ -31,7 +31,7 @@ import Testing
     @Test func readsRotationFromTheDisplayMatrix() async throws {
         let path = "\(SharedMedia.directory)/androidx/internal_emulator_transformer_output_270_rotated.mp4"
         let tracks = try await Asset(source: path).load(.tracks)
-        #expect(tracks.first { $0.mediaType == .video }?.video?.rotation == 270)
+        #expect(tracks.first { $0.mediaType == .video }?.video?.orientation == Orientation(rotation: 270))
     }
 
     @Test func aServerThatNeverAnswersFailsWithinTheTimeout() throws {

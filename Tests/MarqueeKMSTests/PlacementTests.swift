@@ -1,3 +1,4 @@
+import MarqueeCore
 import MarqueeKMS
 import Testing
 

@@ -41,7 +41,7 @@ import Testing
         let stream = try probeStream(path, "codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames", countFrames: true)
         #expect(stream == ["codec_name": "rawvideo", "width": "320", "height": "240", "pix_fmt": "yuv420p",
                            "r_frame_rate": "25/1", "nb_read_frames": "50"])
-        let header = "YUV4MPEG2 W320 H240 F25:1 Ip A1:1 C420jpeg\n".utf8.count
+        let header = "YUV4MPEG2 W320 H240 F25:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n".utf8.count
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
         #expect(size == header + 50 * ("FRAME\n".utf8.count + 320 * 240 * 3 / 2), "rows are copied without padding")
         #expect(try decodedVideoFrames(path).map(frameIndex(of:)) == Array(0..<50))
@@ -58,7 +58,7 @@ import Testing
         }
         let stream = try probeStream(path, "width,height,r_frame_rate,nb_read_frames", countFrames: true)
         #expect(stream == ["width": "853", "height": "355", "r_frame_rate": "30000/1001", "nb_read_frames": "5"])
-        let header = "YUV4MPEG2 W853 H355 F30000:1001 Ip A1:1 C420jpeg\n".utf8.count
+        let header = "YUV4MPEG2 W853 H355 F30000:1001 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n".utf8.count
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
         #expect(size == header + 5 * (6 + 853 * 355 + 2 * 427 * 178))
         #expect(try decodedVideoFrames(path).map(frameIndex(of:)) == [0, 1, 2, 3, 4])

@@ -43,8 +43,6 @@ final class ItemSource {
     private var consecutiveDecodeErrors = 0
     static let decodeErrorLimit = 50
     private var frameRate: Double
-    private let rotation: Int
-    private let sampleAspect: Double
 
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
          onSoftwareFallback: @escaping (String) -> Void) throws {
@@ -66,8 +64,6 @@ final class ItemSource {
         audioEnd = audioTrack.flatMap { demuxer.declaredEnd(ofStream: $0.id) }
         guard video != nil || audio != nil else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
         frameRate = videoTrack?.video?.frameRate ?? 25
-        rotation = videoTrack?.video?.rotation ?? 0
-        sampleAspect = videoTrack?.video?.sampleAspectRatio?.doubleValue ?? 1
         if let failure = video?.decoder.setupFailure { onSoftwareFallback("decoding video in software: \(failure)") }
         demuxer.select(streams: Set([video?.stream, audio?.stream].compactMap { $0 }))
     }
@@ -231,10 +227,7 @@ final class ItemSource {
         return segment
     }
 
-    private func emitVideo(_ decoded: VideoFrame, serial: Int, emit: (Output) -> Void) {
-        var frame = decoded
-        frame.rotation = rotation
-        frame.sampleAspect = sampleAspect
+    private func emitVideo(_ frame: VideoFrame, serial: Int, emit: (Output) -> Void) {
         let duration = frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate
         guard frame.pts.isValid else { return }
         if let shown = videoShownThrough {

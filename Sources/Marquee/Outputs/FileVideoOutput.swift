@@ -5,8 +5,11 @@ import MarqueeFFmpeg
 /// in `.y4m`, as one YUV4MPEG2 stream of 8-bit 4:2:0 pictures that ffmpeg and
 /// most players read.
 ///
-/// The stream's size is the first frame's; later frames of another size are
-/// scaled to it, since YUV4MPEG2 cannot change size.
+/// Pictures are written as a screen shows them: stretched by their pixel
+/// aspect and turned (and mirrored) by their orientation. The stream's size
+/// is the first frame's; later frames of another size are scaled to it,
+/// since YUV4MPEG2 cannot change size. The stream is limited range
+/// (`XCOLORRANGE=LIMITED`), in the source's matrix.
 ///
 /// Threading: the presenter thread only (see `VideoOutput`).
 public final class FileVideoOutput: VideoOutput {
@@ -59,7 +62,8 @@ public final class FileVideoOutput: VideoOutput {
         clock.sleep(until: target)
         switch sink {
         case .pngDirectory(let directory, let writer):
-            try writer.write(frame, to: "\(directory)/frame-\(Self.sixDigits(presentedFrames + 1)).png")
+            let path = "\(directory)/frame-\(Self.sixDigits(presentedFrames + 1)).png"
+            try writer.write(try converter.displayed(frame, as: .rgb24), to: path)
         case .y4m(let file):
             try writeY4M(frame, to: file)
         }
@@ -73,14 +77,17 @@ public final class FileVideoOutput: VideoOutput {
     /// Writes the stream header before the first picture, then one FRAME chunk:
     /// the Y, U and V planes row by row, without the decoder's row padding.
     private func writeY4M(_ frame: VideoFrame, to file: OutputFile) throws {
-        let size = streamSize ?? (frame.width, frame.height)
+        let limited = ColourDescription(range: .limited, matrix: frame.colour.effectiveMatrix(width: frame.width, height: frame.height))
+        let shown = try converter.displayed(frame, as: .yuv420p, colour: limited)
+        let size = streamSize ?? (shown.width, shown.height)
         if streamSize == nil {
             // C420jpeg: 4:2:0 with chroma centred between luma samples, as MPEG decoders output it.
-            let header = "YUV4MPEG2 W\(size.width) H\(size.height) F\(frameRate.numerator):\(frameRate.denominator) Ip A1:1 C420jpeg\n"
+            let header = "YUV4MPEG2 W\(size.width) H\(size.height) F\(frameRate.numerator):\(frameRate.denominator) Ip A1:1 C420jpeg"
+                + " XCOLORRANGE=LIMITED\n"
             try file.append(Array(header.utf8))
             streamSize = size
         }
-        let picture = try converter.convert(frame, to: .yuv420p, width: size.width, height: size.height)
+        let picture = try converter.convert(shown, to: .yuv420p, width: size.width, height: size.height)
         let chromaWidth = (size.width + 1) / 2
         var chunk = Array("FRAME\n".utf8)
         chunk.reserveCapacity(chunk.count + size.width * size.height + 2 * chromaWidth * picture.planes[1].rows)

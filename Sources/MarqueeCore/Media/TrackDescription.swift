@@ -28,20 +28,35 @@ public struct VideoTrackFormat: Sendable, Hashable, Codable {
     /// libav's name for the pixel format ("yuv420p", "yuv420p10le", ...).
     public var pixelFormat: String?
     public var sampleAspectRatio: Rational?
-    /// Clockwise rotation in degrees (0, 90, 180, 270) the display must apply,
-    /// from the container's display matrix.
-    public var rotation: Int
+    /// How the display must turn (and mirror) the picture, from the
+    /// container's display matrix (a decoded frame's SEI may say otherwise).
+    public var orientation: Orientation
     /// Average frame rate in frames per second, nil when the container does not say.
     public var frameRate: Double?
+    /// Range, matrix and transfer as the stream is tagged.
+    public var colour: ColourDescription
+    /// How the stream's pictures are scanned, where the stream says.
+    public var fieldOrder: FieldOrder?
+
+    public enum FieldOrder: String, Sendable, Hashable, Codable {
+        case progressive
+        /// Interlaced, top field first.
+        case topFieldFirst
+        /// Interlaced, bottom field first.
+        case bottomFieldFirst
+    }
 
     public init(width: Int, height: Int, pixelFormat: String?, sampleAspectRatio: Rational?,
-                rotation: Int, frameRate: Double?) {
+                orientation: Orientation = .upright, frameRate: Double?, colour: ColourDescription = .unspecified,
+                fieldOrder: FieldOrder? = nil) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
         self.sampleAspectRatio = sampleAspectRatio
-        self.rotation = rotation
+        self.orientation = orientation
         self.frameRate = frameRate
+        self.colour = colour
+        self.fieldOrder = fieldOrder
     }
 }
 

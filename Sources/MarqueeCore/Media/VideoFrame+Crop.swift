@@ -25,8 +25,9 @@ extension VideoFrame {
         }
         var frame = VideoFrame(pts: pts, duration: duration, width: width, height: height, pixelFormat: pixelFormat,
                                planes: cropped, storage: storage)
-        frame.rotation = rotation
+        frame.orientation = orientation
         frame.sampleAspect = sampleAspect
+        frame.colour = colour
         return frame
     }
 }

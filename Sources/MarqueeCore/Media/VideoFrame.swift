@@ -61,11 +61,14 @@ public struct VideoFrame: Sendable {
     public let pixelFormat: PixelFormat
     public let planes: [ImagePlane]
     public let storage: any FrameStorage
-    /// Clockwise degrees (0, 90, 180, 270) the picture must be turned for
-    /// display, from its track's display matrix.
-    public var rotation: Int = 0
-    /// Sample (pixel) aspect ratio, width over height; 1 for square pixels.
+    /// How the picture is turned (and mirrored) for display: the frame's
+    /// display orientation SEI, else its track's display matrix.
+    public var orientation = Orientation.upright
+    /// Sample (pixel) aspect ratio, width over height; 1 for square pixels:
+    /// the decoder's (the codec's VUI), else the container's.
     public var sampleAspect: Double = 1
+    /// Range and matrix of the YUV values, as the frame is tagged.
+    public var colour = ColourDescription.unspecified
 
     public init(pts: MediaTime, duration: MediaTime, width: Int, height: Int,
                 pixelFormat: PixelFormat, planes: [ImagePlane], storage: any FrameStorage) {

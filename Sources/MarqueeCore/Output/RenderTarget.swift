@@ -30,10 +30,14 @@ public struct RenderTarget: Sendable {
     /// The part of the frame to draw (x, y, width, height in frame pixels);
     /// nil for all of it.
     public let crop: (x: Int, y: Int, width: Int, height: Int)?
+    /// For a YUV buffer, the range and matrix the display reads it with; the
+    /// converter writes those. Nil for RGB.
+    public let colour: ColourDescription?
 
     public init(buffer: Int, planes: [MutableImagePlane], format: PixelFormat, width: Int, height: Int,
-                crop: (x: Int, y: Int, width: Int, height: Int)? = nil) {
+                crop: (x: Int, y: Int, width: Int, height: Int)? = nil, colour: ColourDescription? = nil) {
         self.crop = crop
+        self.colour = colour
         self.buffer = buffer
         self.planes = planes
         self.format = format

@@ -10,6 +10,7 @@ import MarqueeCore
 public final class VAAPIVideoDecoder: VideoDecoding {
     private let device: HardwareDeviceContext
     private let codec: CodecContext
+    private var picture: StreamPicture
     public var devicePath: String { device.path }
     public var kind: VideoDecoderKind { .vaapi }
     public var decoderName: String { codec.codecName }
@@ -24,6 +25,7 @@ public final class VAAPIVideoDecoder: VideoDecoding {
             throw .libav(device: path, error)
         }
         let stream = demuxer.stream(index)
+        picture = StreamPicture(stream)
         try VADevice(path: path).checkDecodes(stream.pointee.codecpar)
         do throws(FFmpegError) {
             device = try HardwareDeviceContext(vaapi: path)
@@ -45,8 +47,10 @@ public final class VAAPIVideoDecoder: VideoDecoding {
         try codec.decode(packet) { (frame) throws(FFmpegError) in
             guard frame.pointee.format == AV_PIX_FMT_VAAPI.rawValue else { throw Self.hwaccelRefused(codec.source) }
             let storage = try VASurfaceStorage(referencing: frame)
-            frames.append(storage.videoFrame(pts: codec.presentationTime(frame),
-                                             duration: MediaTime(libav: frame.pointee.pkt_duration, timeBase: codec.timeBase)))
+            var decoded = storage.videoFrame(pts: codec.presentationTime(frame),
+                                             duration: MediaTime(libav: frame.pointee.pkt_duration, timeBase: codec.timeBase))
+            picture.tag(&decoded, from: frame)
+            frames.append(decoded)
         }
         return frames
     }

@@ -63,8 +63,9 @@ final class VASurfaceStorage: DMABufStorage, @unchecked Sendable {
         }
         try check(av_hwframe_transfer_data(scratch, surface, 0), "av_hwframe_transfer_data")
         var copy = try AVFrameStorage(referencing: scratch).videoFrame(pts: frame.pts, duration: frame.duration)
-        copy.rotation = frame.rotation
+        copy.orientation = frame.orientation
         copy.sampleAspect = frame.sampleAspect
+        copy.colour = frame.colour
         return copy
     }
 }

@@ -77,7 +77,13 @@ struct TrackReport: Encodable {
     let pixel_format: String?
     let sample_aspect_ratio: String?
     let rotation: Int?
+    let mirrored: Bool?
     let frame_rate: Double?
+    /// The range and matrix the player converts with (tagged, else guessed as the doc says).
+    let color_range: String?
+    let color_matrix: String?
+    let transfer: String?
+    let field_order: String?
     let sample_rate: Int?
     let channels: Int?
     let channel_layout: String?
@@ -97,8 +103,14 @@ struct TrackReport: Encodable {
         height = track.video?.height
         pixel_format = track.video?.pixelFormat
         sample_aspect_ratio = track.video?.sampleAspectRatio.map { "\($0.numerator):\($0.denominator)" }
-        rotation = track.video?.rotation
+        rotation = track.video?.orientation.rotation
+        mirrored = track.video?.orientation.mirrored
         frame_rate = track.video?.frameRate
+        let colour = track.video?.colour
+        color_range = colour?.effectiveRange.rawValue
+        color_matrix = track.video.map { $0.colour.effectiveMatrix(width: $0.width, height: $0.height).rawValue }
+        transfer = colour?.transfer.rawValue
+        field_order = track.video?.fieldOrder?.rawValue
         sample_rate = track.audio?.sampleRate
         channels = track.audio?.channels
         channel_layout = track.audio?.channelLayout
@@ -123,7 +135,9 @@ extension TrackDescription {
             if let sar = video.sampleAspectRatio, sar.numerator != sar.denominator {
                 parts.append("SAR \(sar.numerator):\(sar.denominator)")
             }
-            if video.rotation != 0 { parts.append("rotated \(video.rotation)°") }
+            if !video.orientation.isUpright { parts.append(video.orientation.description) }
+            parts.append(video.appliedColour)
+            if let order = video.fieldOrder, order != .progressive { parts.append("interlaced (\(order == .topFieldFirst ? "TFF" : "BFF"))") }
         }
         if let audio {
             parts.append("\(audio.sampleRate) Hz")
@@ -144,5 +158,22 @@ extension MediaTime {
 
     var formattedSeconds: String {
         finiteSeconds.map { String(format: "%.3f s", $0) } ?? (isIndefinite ? "unknown length" : "\(self)")
+    }
+}
+
+extension VideoTrackFormat {
+    /// The colour conversion the player applies: "limited BT.709", with "(guessed)"
+    /// where the stream does not say and the size decides.
+    var appliedColour: String {
+        let matrix = colour.effectiveMatrix(width: width, height: height)
+        let name = switch matrix {
+        case .bt601: "BT.601"
+        case .bt709: "BT.709"
+        case .bt2020: "BT.2020"
+        case .unspecified: "unspecified"
+        }
+        var text = "\(colour.effectiveRange.rawValue) \(name)" + (colour.matrix == .unspecified ? " (guessed)" : "")
+        if colour.isHDR { text += " \(colour.transfer.rawValue.uppercased())" }
+        return text
     }
 }

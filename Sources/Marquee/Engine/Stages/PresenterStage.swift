@@ -213,7 +213,7 @@ final class PresenterStage: EngineStage {
                     let rendered = try scanOut.nextTarget(for: frame.frame)
                     let source = rendered.crop.flatMap { frame.frame.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
                     try converter.convert(source ?? frame.frame, into: rendered.planes, format: rendered.format,
-                                          width: rendered.width, height: rendered.height)
+                                          width: rendered.width, height: rendered.height, colour: rendered.colour)
                     display = try scanOut.present(rendered, of: frame.frame, at: target)
                 } else {
                     display = try output.present(convertIfNeeded(frame.frame, for: output), at: target)
