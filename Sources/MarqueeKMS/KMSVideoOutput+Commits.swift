@@ -142,6 +142,7 @@ extension KMSVideoOutput {
                 try background.plane.set(request, framebuffer: background.buffer.framebuffer, source: screen, destination: screen)
             }
             try video.set(request, framebuffer: framebuffer, source: geometry.source, destination: geometry.destination)
+            if let colour = yuvColour { try video.setColour(request, colour) }
             try request.commit(flags: flags)
         }
     }
@@ -154,6 +155,7 @@ extension KMSVideoOutput {
         }
         let request = try AtomicRequest(device: device)
         try video.set(request, framebuffer: framebuffer, source: geometry.source, destination: geometry.destination)
+        if let colour = yuvColour { try video.setColour(request, colour) }
         try request.commit(flags: DRM_MODE_ATOMIC_NONBLOCK | Int32(DRM_MODE_PAGE_FLIP_EVENT), userData: flips.userData)
     }
 

@@ -27,6 +27,9 @@ extension KMSVideoOutput {
                                       screenWidth: mode.width, screenHeight: mode.height, gravity: options.gravity)
         let geometry = ScanoutGeometry(strategy: .scaled, width: frame.width, height: frame.height, placement: placement,
                                        screenWidth: mode.width, screenHeight: mode.height)
+        // The surface holds the decoder's values: the plane reads them as tagged.
+        yuvColour = ColourDescription(range: frame.colour.effectiveRange,
+                                      matrix: frame.colour.effectiveMatrix(width: frame.width, height: frame.height))
         clock.sleep(until: target)
         let shown = try show(framebuffer.framebuffer, geometry)
         // The flip is done: only this framebuffer is scanned out now.

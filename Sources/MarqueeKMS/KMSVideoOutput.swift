@@ -44,6 +44,8 @@ public final class KMSVideoOutput: ScanOutOutput {
     var atomic: AtomicObjects?
     /// Draws each picture into a buffer: placement, orientation, borders.
     private let composer: ScreenComposer
+    /// How the video plane reads the YUV buffer it is given next; nil for RGB.
+    var yuvColour: ColourDescription?
 
     /// A flip that has not completed after this long is taken as done (bochs and
     /// virtio-gpu complete at once; a wedged driver must not freeze playback).
@@ -113,6 +115,7 @@ public final class KMSVideoOutput: ScanOutOutput {
         try usePool(width: layout.geometry.bufferWidth, height: layout.geometry.bufferHeight)
         let index = pool.nextIndex
         let nv12 = acceptedFormats[0] == .nv12
+        yuvColour = nv12 ? Self.planeColour : nil
         return composer.target(for: frame, layout: layout, buffer: pool.buffers[index], index: index,
                                drawn: &pool.drawnRects[index], format: acceptedFormats[0],
                                colour: nv12 ? Self.planeColour : nil)

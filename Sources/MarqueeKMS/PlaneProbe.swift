@@ -141,6 +141,23 @@ struct PlaneState {
         try request.set(plane, properties, "CRTC_H", UInt64(destination.height))
     }
 
+    /// Tells a YUV plane how to read its buffer (COLOR_ENCODING, COLOR_RANGE),
+    /// where it has those properties and the value; otherwise it reads with
+    /// its defaults (BT.601, limited), which is what software frames are
+    /// converted to.
+    func setColour(_ request: AtomicRequest, _ colour: ColourDescription) throws(KMSError) {
+        let encoding = switch colour.matrix {
+        case .bt709: "ITU-R BT.709 YCbCr"
+        case .bt2020: "ITU-R BT.2020 YCbCr"
+        case .bt601, .unspecified: "ITU-R BT.601 YCbCr"
+        }
+        let range = colour.effectiveRange == .full ? "YCbCr full range" : "YCbCr limited range"
+        for (name, value) in [("COLOR_ENCODING", encoding), ("COLOR_RANGE", range)] {
+            guard let property = properties[name], !property.isImmutable, let number = property.enumValues[value] else { continue }
+            try request.set(plane, properties, name, number)
+        }
+    }
+
     /// Takes the plane off the screen.
     func disable(_ request: AtomicRequest) throws(KMSError) {
         try request.set(plane, properties, "FB_ID", 0)

@@ -53,10 +53,10 @@ def offset(value):
     return max(0, int(math.floor(value / 2 + 0.5)) * 2)
 
 
-def placement(width, height, gravity, screen=SCREEN):
+def placement(width, height, gravity, screen=SCREEN, sample_aspect=1.0):
     """(source crop, destination) exactly as MarqueeKMS's Placement.fit computes them."""
     sw, sh = screen
-    pa, sa = width / height, sw / sh
+    pa, sa = width * sample_aspect / height, sw / sh
     full = (0, 0, width, height)
     if gravity == "resize":
         return full, (0, 0, sw, sh)
