@@ -223,3 +223,44 @@ import Testing
         return Array(try Data(contentsOf: output))
     }
 }
+
+/// Issue 15, must-show 3 (the rotated and colour-tagged files made by
+/// others): the first picture, shown paused on the memory screen, against
+/// ffmpeg's own rendering of it (ffmpeg turns it by the display matrix
+/// itself), colour read as the stream is tagged.
+@Suite struct RealFilePictureTests {
+    typealias Fidelity = PictureFidelityTests
+
+    @Test(arguments: ["androidx/internal_emulator_transformer_output_270_rotated.mp4", "mediabunny/rotate-buck-bunny.mp4",
+                      "androidx/bt601.mov", "androidx/sample_with_htc_rotation_track_name.mkv"])
+    func theFirstPictureMatchesFFmpeg(_ file: String) async throws {
+        let path = "\(SharedMedia.directory)/\(file)"
+        let clock = VirtualClock()
+        let display = MemoryDisplay(width: Fidelity.screen.width, height: Fidelity.screen.height, clock: clock)
+        let player = QueuePlayer(items: [PlayerItem(source: path)],
+                                 configuration: PlayerConfiguration(videoOutput: display, audioOutput: nil, hostClock: clock,
+                                                                    untimed: true, hardwareDecoding: .software))
+        #expect(await player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero), "\(file): the paused seek did not show a frame")
+        let shown = display.screen()
+        let tracks = try await Asset(source: path).load(.tracks)
+        let track = try #require(tracks.first(where: { $0.mediaType == .video })?.video)
+        player.stop()
+
+        let (width, height) = track.orientation.swapsAxes ? (track.height, track.width) : (track.width, track.height)
+        let sar = track.sampleAspectRatio?.doubleValue ?? 1
+        let place = Placement.fit(width: width, height: height, sampleAspect: track.orientation.swapsAxes ? 1 / sar : sar,
+                                  screenWidth: Fidelity.screen.width, screenHeight: Fidelity.screen.height, gravity: .resizeAspect).destination
+        let matrix = track.colour.effectiveMatrix(width: track.width, height: track.height)
+        let chain = ["scale=\(place.width):\(place.height):in_range=\(track.colour.effectiveRange == .full ? "pc" : "tv")"
+                     + ":in_color_matrix=\(matrix == .bt709 ? "bt709" : matrix == .bt2020 ? "bt2020" : "bt601"):out_range=pc:flags=bilinear",
+                     "format=rgb24", "pad=\(Fidelity.screen.width):\(Fidelity.screen.height):\(place.x):\(place.y):black"]
+        // ffmpeg's autorotate turns the picture before this chain.
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("real-\(UUID().uuidString).rgb")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try Command.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", path, "-vf", chain.joined(separator: ","),
+                                                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", output.path], timeout: 60)
+        guard result.status == 0 else { throw CommandError.failed("ffmpeg \(file)", result) }
+        let value = Fidelity.psnr(shown, Array(try Data(contentsOf: output)))
+        #expect(value >= 35, "\(file): \(value) dB from ffmpeg's rendering (\(track.orientation.description), \(track.colour.description))")
+    }
+}
