@@ -105,7 +105,15 @@ import Testing
     @Test(arguments: sarCases + orientationCases + colourCases)
     func eachPictureIsShownAsItsFileMeansIt(_ test: Case) async throws {
         let path = try Fixtures.path(test.recipe)
-        let shown = try await Self.compose(path)
+        let (shown, picture) = try await Self.compose(path)
+        // The stats (and the control status) say what was applied.
+        let reading = test.right
+        let orientation = Orientation(rotation: 360 - (reading.sei?.anticlockwise ?? 0), mirrored: reading.sei?.flip ?? false)
+        let matrixName = ["bt601": "BT.601", "bt709": "BT.709"][reading.matrix]!
+        let expected = [abs(reading.sar - 1) > 0.001 ? "pixel aspect \((reading.sar * 1000).rounded() / 1000)" : nil,
+                        orientation.description,
+                        "\(reading.range == "pc" ? "full" : "limited") \(matrixName)\(test.matrix == nil ? " (guessed)" : "")"]
+        #expect(picture?.hasSuffix(expected.compactMap { $0 }.joined(separator: ", ")) == true, "\(test): stats say \(picture ?? "nothing")")
         let right = try Self.reference(path, test, test.right)
         let wrong = try Self.reference(path, test, test.wrong)
         let toRight = Self.psnr(shown, right), toWrong = Self.psnr(shown, wrong)
@@ -127,8 +135,9 @@ import Testing
         return url
     }()
 
-    /// Plays `path` untimed onto a memory screen; the screen after its last frame.
-    static func compose(_ path: String) async throws -> [UInt8] {
+    /// Plays `path` untimed onto a memory screen; the screen after its last
+    /// frame, and what the stats say was applied to the picture.
+    static func compose(_ path: String) async throws -> (screen: [UInt8], picture: String?) {
         let clock = VirtualClock()
         let display = MemoryDisplay(width: screen.width, height: screen.height, clock: clock)
         let player = QueuePlayer(items: [PlayerItem(source: path)],
@@ -141,7 +150,7 @@ import Testing
             if case .itemStatusChanged(_, .failed) = event { Issue.record("\(path) failed to play") }
         }
         player.stop()
-        return display.screen()
+        return (display.screen(), player.stats.snapshot.picture)
     }
 
     /// ffmpeg's rendering of the fixture's first picture read as `reading`

@@ -53,6 +53,9 @@ public final class PlaybackStats: Sendable {
         /// Hardware frames copied to CPU memory because the output could not
         /// scan them out (`DMABufStorage.download`).
         public var framesDownloaded = 0
+        /// How the picture on screen is read and shown: size, pixel aspect,
+        /// orientation, colour ("720x480, pixel aspect 8:9, upright, limited BT.601").
+        public var picture: String?
     }
 
     private struct State: Sendable {

@@ -47,9 +47,13 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var volume: Double
     public var muted: Bool
     public var loop: LoopMode
+    /// How the picture on screen is shown (size, pixel aspect, orientation,
+    /// colour); in the JSON form only, as it holds spaces.
+    public var picture: String?
 
     public init(state: State, index: Int?, count: Int, source: String?, time: Double, duration: Double?,
-                rate: Double, volume: Double, muted: Bool, loop: LoopMode) {
+                rate: Double, volume: Double, muted: Bool, loop: LoopMode, picture: String? = nil) {
+        self.picture = picture
         self.state = state
         self.index = index
         self.count = count
@@ -81,6 +85,7 @@ public struct PlaybackStatus: Sendable, Equatable {
         members["item"] = index.map { .integer(Int64($0 + 1)) } ?? .null
         members["duration"] = duration.map { .number(Self.rounded($0)) } ?? .null
         members["source"] = source.map(JSONValue.string) ?? .null
+        if let picture { members["picture"] = .string(picture) }
         return .object(members)
     }
 

@@ -56,6 +56,21 @@ public struct ColourDescription: Sendable, Hashable, Codable, CustomStringConver
 
     public var isHDR: Bool { transfer != .sdr }
 
+    /// The conversion a player applies to a `width` x `height` picture:
+    /// "limited BT.709", with "(guessed)" where the stream does not say and
+    /// the size decides.
+    public func applied(width: Int, height: Int) -> String {
+        let name = switch effectiveMatrix(width: width, height: height) {
+        case .bt601: "BT.601"
+        case .bt709: "BT.709"
+        case .bt2020: "BT.2020"
+        case .unspecified: "unspecified"
+        }
+        var text = "\(effectiveRange.rawValue) \(name)" + (matrix == .unspecified ? " (guessed)" : "")
+        if isHDR { text += " \(transfer.rawValue.uppercased())" }
+        return text
+    }
+
     public var description: String {
         var parts = ["\(range.rawValue) range", matrix == .unspecified ? "matrix unspecified" : matrix.rawValue]
         if transfer != .sdr { parts.append(transfer.rawValue) }

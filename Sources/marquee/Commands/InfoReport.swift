@@ -136,7 +136,7 @@ extension TrackDescription {
                 parts.append("SAR \(sar.numerator):\(sar.denominator)")
             }
             if !video.orientation.isUpright { parts.append(video.orientation.description) }
-            parts.append(video.appliedColour)
+            parts.append(video.colour.applied(width: video.width, height: video.height))
             if let order = video.fieldOrder, order != .progressive { parts.append("interlaced (\(order == .topFieldFirst ? "TFF" : "BFF"))") }
         }
         if let audio {
@@ -158,22 +158,5 @@ extension MediaTime {
 
     var formattedSeconds: String {
         finiteSeconds.map { String(format: "%.3f s", $0) } ?? (isIndefinite ? "unknown length" : "\(self)")
-    }
-}
-
-extension VideoTrackFormat {
-    /// The colour conversion the player applies: "limited BT.709", with "(guessed)"
-    /// where the stream does not say and the size decides.
-    var appliedColour: String {
-        let matrix = colour.effectiveMatrix(width: width, height: height)
-        let name = switch matrix {
-        case .bt601: "BT.601"
-        case .bt709: "BT.709"
-        case .bt2020: "BT.2020"
-        case .unspecified: "unspecified"
-        }
-        var text = "\(colour.effectiveRange.rawValue) \(name)" + (colour.matrix == .unspecified ? " (guessed)" : "")
-        if colour.isHDR { text += " \(colour.transfer.rawValue.uppercased())" }
-        return text
     }
 }

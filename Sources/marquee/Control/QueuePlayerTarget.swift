@@ -27,7 +27,8 @@ final class QueuePlayerTarget: PlaybackTarget {
         let rate = player.timeControlStatus == .paused ? player.defaultRate : player.rate
         return PlaybackStatus(state: state, index: position, count: items.count, source: item?.asset.source,
                               time: player.currentTime().seconds, duration: duration?.isNumeric == true ? duration!.seconds : nil,
-                              rate: rate, volume: Double(player.volume), muted: player.isMuted, loop: player.loopMode)
+                              rate: rate, volume: Double(player.volume), muted: player.isMuted, loop: player.loopMode,
+                              picture: player.stats.snapshot.picture)
     }
 
     func play() { player.play() }

@@ -17,6 +17,28 @@ final class PresenterStage: EngineStage {
     private var playingBefore = false
     /// The last video output error reported, so a repeating one is said once.
     private var lastOutputError: String?
+    /// What the last frame said about its picture, so `stats.picture` is
+    /// rebuilt only when it changes.
+    private var lastPicture: PictureKey?
+
+    private struct PictureKey: Equatable {
+        var width, height: Int
+        var sampleAspect: Double
+        var orientation: Orientation
+        var colour: ColourDescription
+
+        init(_ frame: VideoFrame) {
+            (width, height, sampleAspect, orientation, colour) = (frame.width, frame.height, frame.sampleAspect, frame.orientation, frame.colour)
+        }
+
+        var description: String {
+            var parts = ["\(width)x\(height)"]
+            if abs(sampleAspect - 1) > 0.001 { parts.append("pixel aspect \((sampleAspect * 1000).rounded() / 1000)") }
+            parts.append(orientation.description)
+            parts.append(colour.applied(width: width, height: height))
+            return parts.joined(separator: ", ")
+        }
+    }
 
     /// How often an output that keeps a display (`ScanOutOutput.maintain`)
     /// is looked after while nothing is shown.
@@ -248,6 +270,11 @@ final class PresenterStage: EngineStage {
             displayTime: display.seconds, avOffsetMs: audioClock.map { ($0 - frame.timeline) * 1000 },
             checksum: engine.stats.keepsLog ? frame.frame.checksum() : 0))
         engine.presented(frame.segment, itemTime: frame.itemTime, timeline: frame.timeline, serial: frame.serial)
+        let picture = PictureKey(frame.frame)
+        if picture != lastPicture {
+            lastPicture = picture
+            engine.stats.update { $0.picture = picture.description }
+        }
         if local.firstAfterStart { engine.observers.playbackStateChanged(at: frame.itemTime) }
         local.last = (frame, display, written)
         local.firstAfterStart = false
