@@ -50,6 +50,24 @@ import Testing
         #expect(result.stdout.contains("mp3"))
     }
 
+    /// What the player will apply: the orientation from the display matrix,
+    /// the colour as tagged (or guessed by size, said so), the field order.
+    @Test func infoSaysHowThePictureIsShown() throws {
+        let media = SharedMedia.directory
+        let result = try MarqueeExecutable.run(["info", "--json", "\(media)/androidx/internal_emulator_transformer_output_270_rotated.mp4",
+                                                "\(media)/androidx/bt601.mov", "\(media)/androidx/sample_with_htc_rotation_track_name.mkv",
+                                                "\(media)/interlace/bt601-525_480_interlaced_tff.mkv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let video = try InfoJSON.decode(result.stdout).map { try #require($0.tracks.first { $0.type == "video" }) }
+        #expect(video.map(\.rotation) == [270, 0, 0, 0])
+        #expect(video.map(\.mirrored) == [false, false, false, false])
+        #expect(video.map(\.color_matrix) == ["bt709", "bt601", "bt709", "bt601"], "1080x720 untagged is HD: BT.709")
+        #expect(video.map(\.color_range) == ["limited", "limited", "limited", "limited"])
+        #expect(video[3].field_order == "topFieldFirst")
+        let table = try MarqueeExecutable.run(["info", "\(media)/androidx/sample_with_htc_rotation_track_name.mkv"])
+        #expect(table.stdout.contains("limited BT.709 (guessed)"), "\(table.stdout)")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try MarqueeExecutable.run(["info"]).status == 2)
         #expect(try MarqueeExecutable.run(["info", "--bogus", "x"]).status == 2)
@@ -63,6 +81,11 @@ struct InfoJSON: Decodable {
         let type: String
         let decodable: Bool
         let frame_rate: Double?
+        let rotation: Int?
+        let mirrored: Bool?
+        let color_range: String?
+        let color_matrix: String?
+        let field_order: String?
     }
 
     let source: String
