@@ -132,7 +132,10 @@ final class ItemSource {
 
     /// Reads and decodes one packet. Returns false at the end of the pass.
     func step(serial: Int, emit: (Output) -> Void) throws -> Bool {
-        guard let packet = try demuxer.read() else { return false }
+        guard let packet = try demuxer.read() else {
+            extendToDeclaredDuration()
+            return false
+        }
         packet.offsetTimestamps(by: passOffset)
         if let audio, packet.streamIndex == audio.stream, let fedThrough = audioFedThrough {
             if packet.ordering <= fedThrough { return true }
@@ -145,6 +148,17 @@ final class ItemSource {
         }
         try decode(packet, serial: serial, emit: emit)
         return true
+    }
+
+    /// A pass lasts as long as its longest stream, or as the container says
+    /// where that is longer by more than a frame (a file whose streams all
+    /// end early still plays its length, in silence on its last frame). A
+    /// declared length a second or more past the streams is an estimate
+    /// (MPEG-TS guesses from the bit rate), not taken.
+    private func extendToDeclaredDuration() {
+        guard media.duration.isNumeric, passEnd.isNumeric else { return }
+        let excess = (media.startTime + media.duration + passOffset - passEnd).seconds
+        if excess > 1 / frameRate, excess < 1 { passEnd = passEnd + MediaTime(seconds: excess, preferredTimescale: 90_000) }
     }
 
     /// The item's `loadedTimeRanges`: from where this pass started to the

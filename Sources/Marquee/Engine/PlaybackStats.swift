@@ -23,6 +23,19 @@ public struct SeamRecord: Sendable, Codable {
     public let gapMs: Double
     /// Audio sample frames written in the 100 ms either side of the seam.
     public let audioFramesAcross: Int
+    /// What a viewer saw around the seam (half a second of timeline either
+    /// side): frames dropped, and the longest any frame stayed up beyond its
+    /// own duration and a refresh, milliseconds.
+    public var framesDropped = 0
+    public var longestHoldMs = 0.0
+
+    init(fromItem: Int, toItem: Int, gapMs: Double, audioFramesAcross: Int, framesDropped: Int) {
+        self.fromItem = fromItem
+        self.toItem = toItem
+        self.gapMs = gapMs
+        self.audioFramesAcross = audioFramesAcross
+        self.framesDropped = framesDropped
+    }
 }
 
 /// Counters the pipeline keeps where things happen. Thread-safe. Memory is
@@ -53,6 +66,9 @@ public final class PlaybackStats: Sendable {
         /// Hardware frames copied to CPU memory because the output could not
         /// scan them out (`DMABufStorage.download`).
         public var framesDownloaded = 0
+        /// Sample frames of silence written where an audio stream left the
+        /// timeline empty (a late start, a hole, an early end).
+        public var audioFramesPadded = 0
         /// How the picture on screen is read and shown: size, pixel aspect,
         /// orientation, colour ("720x480, pixel aspect 8:9, upright, limited BT.601").
         public var picture: String?
@@ -100,6 +116,14 @@ public final class PlaybackStats: Sendable {
         state.withLock { state in
             if state.snapshot.seams.count >= 10_000 { state.snapshot.seams.removeFirst(5_000) }
             state.snapshot.seams.append(seam)
+        }
+    }
+
+    /// Adds to the newest seam what happened after it (drops, holds).
+    func updateLastSeam(_ body: (inout SeamRecord) -> Void) {
+        state.withLock { state in
+            guard let last = state.snapshot.seams.indices.last else { return }
+            body(&state.snapshot.seams[last])
         }
     }
 

@@ -112,4 +112,11 @@ final class StageQueue<Element>: @unchecked Sendable {
     }
 
     var isEmpty: Bool { count == 0 }
+
+    /// The oldest element, left in place.
+    var first: Element? {
+        lock.lock()
+        defer { lock.unlock() }
+        return head < slots.count ? slots[head].element : nil
+    }
 }

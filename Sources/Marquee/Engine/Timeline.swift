@@ -71,13 +71,15 @@ extension TimelineAudio: SerialStamped {}
 /// What flows through a stage queue: decoded media, or the end of it.
 enum StageEntry<Payload: SerialStamped>: Sendable {
     case media(Payload)
-    /// Nothing follows on this serial: playback reached its end.
-    case end(serial: Int)
+    /// Nothing follows on this serial: playback reached its end, at
+    /// `timeline` seconds where the last pass's length is known (the longest
+    /// of its streams: the shorter is padded to it).
+    case end(serial: Int, timeline: Double?)
 
     var serial: Int {
         switch self {
         case .media(let payload): payload.serial
-        case .end(let serial): serial
+        case .end(let serial, _): serial
         }
     }
 }

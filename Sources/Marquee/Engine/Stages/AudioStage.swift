@@ -4,6 +4,11 @@ import Foundation
 /// when the device has room for it, and sets the master clock from the
 /// device's reported delay after every write. Its waits are deadlines: when
 /// the device will have room, when what was written has been heard.
+///
+/// Audio is written where the timeline puts it: silence fills what a stream
+/// leaves out (a late start, a hole, an early end of a pass or of playback),
+/// so the device plays, and the clock runs, at their true times; an overlap
+/// is trimmed; a jump of a second or more re-anchors instead of being filled.
 final class AudioStage: EngineStage {
     let name = "audio"
     private unowned let engine: Engine
@@ -25,6 +30,18 @@ final class AudioStage: EngineStage {
     /// The device is drained this long before it would run dry, so a device
     /// that counts running dry as an underrun never sees one.
     static let drainMargin: Duration = .milliseconds(10)
+    /// Timeline seconds through which input audio (or padding) has been
+    /// taken on this serial: where the next audio is due.
+    private var writtenThrough: Double?
+    /// Where the last audio from the stream (not padding) ended.
+    private var streamThrough: Double?
+    /// A gap or an overlap smaller than this is rounding, left alone.
+    static let tolerance = 0.002
+    /// A gap this long or longer is a jump (a stream discontinuity), not a hole.
+    static let fillLimit = 1.0
+    /// Silence is written in pieces no longer than a decoded buffer, so the
+    /// device takes each as it has room and the clock is set after each.
+    static let fillPiece = 0.02
     private var stretcher: TimeStretcher
 
     init(engine: Engine, output: any AudioOutput) {
@@ -46,6 +63,8 @@ final class AudioStage: EngineStage {
             ready = nil
             drainingUntil = nil
             pause = nil
+            writtenThrough = nil
+            streamThrough = nil
         }
         if !playing {
             if !paused { output.pause(); paused = true }
@@ -66,7 +85,7 @@ final class AudioStage: EngineStage {
             commit(audio, buffer: buffer, rate: rate)
             return .now
         }
-        guard let entry = early ?? engine.audioQueue.pop() else { return .signal }
+        guard let entry = early ?? engine.audioQueue.pop() else { return keepDeviceFed(now: now, rate: rate) }
         early = nil
         if entry.serial > serial {
             early = entry
@@ -74,12 +93,29 @@ final class AudioStage: EngineStage {
         }
         guard entry.serial == serial else { return .now }
         switch entry {
-        case .end:
+        case .end(_, let end):
+            if let end, let fill = padding(to: end, before: nil, rate: rate) {
+                early = entry
+                ready = fill
+                return .now
+            }
             flushStretcher(rate: rate, gain: gain)
+            // Playback ends here: nothing more is due, so nothing keeps the device fed.
+            streamThrough = nil
             drainingUntil = engine.configuration.untimed ? now : max(now, playedOut())
-        case .media(let audio) where audio.isSilence && output.stopsForSilence && !engine.configuration.untimed:
-            stop(for: audio, rate: rate, gain: gain)
-        case .media(let audio):
+        case .media(let incoming):
+            if let fill = padding(to: incoming.timeline, before: incoming, rate: rate) {
+                early = entry
+                ready = fill
+                return .now
+            }
+            guard let audio = trimmed(incoming) else { return .now }
+            writtenThrough = audio.timeline + audio.buffer.duration.seconds
+            streamThrough = writtenThrough
+            guard !(audio.isSilence && output.stopsForSilence && !engine.configuration.untimed) else {
+                stop(for: audio, rate: rate, gain: gain)
+                return .now
+            }
             if let previous = lastSegment, previous.id != audio.segment.id, !audio.segment.hasVideo {
                 engine.crossSeam(from: previous, to: audio.segment)
             }
@@ -90,6 +126,52 @@ final class AudioStage: EngineStage {
             ready = (audio, buffer)
         }
         return .now
+    }
+
+    /// Nothing to write while playing (the source is behind, or the far side
+    /// of a hole has not been read yet): silence where audio is due keeps the
+    /// device from running dry and the clock running at its true rate, up
+    /// to `fillLimit` past the stream's last audio. Audio that then arrives
+    /// for time already filled is trimmed.
+    private func keepDeviceFed(now: HostTime, rate: Double) -> StageWake {
+        guard !engine.configuration.untimed, let due = writtenThrough, let last = streamThrough,
+              due - last < Self.fillLimit else { return .signal }
+        let dryAt = playedOut(less: Self.drainMargin)
+        guard now >= dryAt else { return .at(dryAt) }
+        ready = padding(to: due + Self.fillPiece, before: nil, rate: rate)
+        return .now
+    }
+
+    /// The next piece of silence from where audio is due towards `timeline`,
+    /// ready to write, when there is a hole shorter than `fillLimit` (nil
+    /// otherwise). The first audio of a serial is due at its segment's
+    /// start: a stream that starts late gets silence before it.
+    private func padding(to timeline: Double, before audio: TimelineAudio?, rate: Double) -> (TimelineAudio, AudioBuffer)? {
+        guard let due = writtenThrough ?? audio?.segment.timelineStart else { return nil }
+        let gap = timeline - due
+        guard gap > Self.tolerance, gap < Self.fillLimit, let segment = lastSegment ?? audio?.segment else { return nil }
+        let format = output.format
+        let frames = Int((min(gap, Self.fillPiece) * Double(format.sampleRate)).rounded())
+        let pts = segment.ptsOrigin + MediaTime(seconds: due - segment.timelineStart, preferredTimescale: Int32(format.sampleRate))
+        let silence = AudioBuffer(pts: pts, format: format, bytes: [UInt8](repeating: 0, count: frames * format.bytesPerFrame))
+        writtenThrough = due + silence.duration.seconds
+        lastSegment = segment
+        engine.stats.update { $0.audioFramesPadded += frames }
+        return (TimelineAudio(buffer: silence, segment: segment, timeline: due, serial: serial),
+                rate != 1 ? stretcher.process(silence, rate: rate) : silence)
+    }
+
+    /// `audio` less what overlaps audio already written; nil when all of it
+    /// does. An overlap of `fillLimit` or more is a jump back: re-anchored, not trimmed.
+    private func trimmed(_ audio: TimelineAudio) -> TimelineAudio? {
+        guard let due = writtenThrough, due - audio.timeline > Self.tolerance, due - audio.timeline < Self.fillLimit else { return audio }
+        let overlap = due - audio.timeline
+        let frames = Int((overlap * Double(audio.buffer.format.sampleRate)).rounded())
+        guard frames < audio.buffer.frameCount else { return nil }
+        var kept = audio
+        kept.buffer = audio.buffer.droppingFirst(frames: frames)
+        kept.timeline = due
+        return kept
     }
 
     /// A pause between items: what was written plays out, then the device

@@ -20,6 +20,15 @@ final class PresenterStage: EngineStage {
     /// What the last frame said about its picture, so `stats.picture` is
     /// rebuilt only when it changes.
     private var lastPicture: PictureKey?
+    /// Timeline positions of the latest dropped frames, and of the latest
+    /// frames held past their duration (with how long, ms), for the seam record.
+    private var recentDrops: [Double] = []
+    private var recentHolds: [(timeline: Double, ms: Double)] = []
+    /// The newest seam's record stays open until this timeline position:
+    /// drops and holds after the seam are added to it.
+    private var seamOpenUntil: Double?
+    /// How much timeline either side of a seam its record covers.
+    static let seamWindow = 0.5
 
     private struct PictureKey: Equatable {
         var width, height: Int
@@ -176,11 +185,14 @@ final class PresenterStage: EngineStage {
             // at least every `maximumWait`. A clock on the host's own time (no
             // audio, or the device stopped between items) can be waited on in full.
             let limit = engine.clock.followsDevice(serial: frame.serial) ? FrameTiming.maximumWait : .infinity
+            // The end marker behind a frame is not a later frame: the last one is shown, however late.
+            let isLast = if case .media = engine.videoQueue.first { false } else { true }
             let decision = FrameTiming.decide(pts: frame.timeline, duration: frame.duration, clock: position, rate: rate,
-                                              refreshInterval: refresh, isLastQueued: engine.videoQueue.isEmpty, waitLimit: limit)
+                                              refreshInterval: refresh, isLastQueued: isLast, waitLimit: limit)
             switch decision {
             case .drop:
                 engine.stats.update { $0.framesDropped += 1 }
+                noteDrop(at: frame.timeline)
                 return nil
             case .present(let lead):
                 // Hand the frame over half a refresh early so the vblank it
@@ -258,12 +270,28 @@ final class PresenterStage: EngineStage {
     private func recordPresented(_ frame: TimelineFrame, display: HostTime, rate: Double) {
         let audioClock = frame.segment.hasAudio ? engine.clock.position(at: display, serial: frame.serial) : nil
         let written = engine.stats.snapshot.audioFramesWritten
-        if let last = local.last, last.frame.serial == frame.serial, last.frame.segment.id != frame.segment.id {
-            let held = (display - last.display).secondsDouble - last.frame.duration / rate
-            engine.stats.recordSeam(SeamRecord(fromItem: engine.itemIndex(last.frame.segment.item),
-                                               toItem: engine.itemIndex(frame.segment.item),
-                                               gapMs: max(held, 0) * 1000, audioFramesAcross: written - last.audioWritten))
-            engine.crossSeam(from: last.frame.segment, to: frame.segment)
+        if let last = local.last, last.frame.serial == frame.serial {
+            let held = max((display - last.display).secondsDouble - last.frame.duration / rate, 0) * 1000
+            // Rounding to the display's refresh is pacing, not a hold.
+            let hold = max(held - (output?.refreshInterval?.secondsDouble ?? 0) * 1000, 0)
+            if last.frame.segment.id != frame.segment.id {
+                let windowStart = frame.timeline - Self.seamWindow
+                var record = SeamRecord(fromItem: engine.itemIndex(last.frame.segment.item), toItem: engine.itemIndex(frame.segment.item),
+                                        gapMs: held, audioFramesAcross: written - last.audioWritten,
+                                        framesDropped: recentDrops.filter { $0 >= windowStart }.count)
+                record.longestHoldMs = recentHolds.filter { $0.timeline >= windowStart }.map(\.ms).reduce(hold, max)
+                engine.stats.recordSeam(record)
+                seamOpenUntil = frame.timeline + Self.seamWindow
+                recentDrops.removeAll()
+                recentHolds.removeAll()
+                engine.crossSeam(from: last.frame.segment, to: frame.segment)
+            } else if let until = seamOpenUntil, frame.timeline <= until {
+                engine.stats.updateLastSeam { $0.longestHoldMs = max($0.longestHoldMs, hold) }
+            } else {
+                seamOpenUntil = nil
+                if hold > 0 { recentHolds.append((last.frame.timeline, hold)) }
+                if recentHolds.count > 64 { recentHolds.removeFirst(recentHolds.count - 64) }
+            }
         }
         engine.stats.recordPresented(PresentationRecord(
             item: engine.itemIndex(frame.segment.item), pass: frame.segment.pass, pts: frame.itemTime.seconds,
@@ -284,6 +312,16 @@ final class PresenterStage: EngineStage {
             $0.isPlaybackBufferEmpty = buffered == 0
             $0.isPlaybackLikelyToKeepUp = buffered >= 2
         }
+    }
+
+    /// A frame was dropped: counted into an open seam record, or kept for the next seam's.
+    private func noteDrop(at timeline: Double) {
+        if let until = seamOpenUntil, timeline <= until {
+            engine.stats.updateLastSeam { $0.framesDropped += 1 }
+            return
+        }
+        recentDrops.append(timeline)
+        if recentDrops.count > 64 { recentDrops.removeFirst(recentDrops.count - 64) }
     }
 
     /// End of playback on the video side, once the last frame has run its time.

@@ -14,13 +14,21 @@ final class SourceStage: EngineStage {
     private var segmentID = 0
     private enum Pending {
         case decoded(ItemSource.Output)
-        /// Nothing follows on this serial.
-        case end
+        /// Nothing follows on this serial, for the video or the audio queue;
+        /// the last pass ended at this timeline position.
+        case end(video: Bool, timeline: Double?)
+
+        var isVideo: Bool {
+            switch self {
+            case .decoded(.video): true
+            case .decoded(.audio): false
+            case .end(let video, _): video
+            }
+        }
     }
 
-    /// Decoded output (and the end marker) in order, not yet in their queues.
+    /// Decoded output (and the end markers) in order, not yet in their queues.
     private var pending: [Pending] = []
-    private var pendingHead = 0
 
     init(engine: Engine) {
         self.engine = engine
@@ -89,7 +97,7 @@ final class SourceStage: EngineStage {
             segmentID += 1
             source = next(after: reading, timelineStart: reading.timelineEnd ?? engine.state.withLock { $0.timeline })
         }
-        if source == nil { endOfPlayback() }
+        if source == nil { endOfPlayback(at: reading.timelineEnd) }
     }
 
     /// At the end of a pass: loop the same item without a flush, or drain and
@@ -184,15 +192,25 @@ final class SourceStage: EngineStage {
         engine.post(.itemStatusChanged(item, .failed))
     }
 
-    /// Moves pending output into the queues in order; false when one is full
-    /// (the rest stays pending until a pop raises the signal).
+    /// Moves pending output into the queues, each queue's entries in order.
+    /// A full queue keeps its own entries pending until a pop raises the
+    /// signal; the other queue's go on, so audio decoded behind a frame that
+    /// does not fit yet (the end of a pass, say) reaches the audio writer in
+    /// time. False when anything is left.
     private func flushPending() -> Bool {
-        while pendingHead < pending.count {
-            guard enqueue(pending[pendingHead]) else { return false }
-            pendingHead += 1
+        var blocked = (video: false, audio: false)
+        var left: [Pending] = []
+        for entry in pending {
+            let isVideo = entry.isVideo
+            if isVideo ? blocked.video : blocked.audio {
+                left.append(entry)
+            } else if !enqueue(entry) {
+                if isVideo { blocked.video = true } else { blocked.audio = true }
+                left.append(entry)
+            }
         }
-        clearPending()
-        return true
+        pending = left
+        return left.isEmpty
     }
 
     private func enqueue(_ output: Pending) -> Bool {
@@ -206,11 +224,12 @@ final class SourceStage: EngineStage {
             // get its first picture, whatever the file's interleaving.
             return engine.audioQueue.push(.media(audio), bytes: audio.buffer.bytes.count, seconds: audio.buffer.duration.seconds,
                                           overflow: audio.segment.hasVideo && engine.videoQueue.isEmpty)
-        case .end:
+        case .end(let video, let timeline):
             // An overflowing push is always taken: the end never waits.
-            _ = engine.videoQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
-            if engine.configuration.audioOutput != nil {
-                _ = engine.audioQueue.push(.end(serial: serial), bytes: 0, seconds: 0, overflow: true)
+            if video {
+                _ = engine.videoQueue.push(.end(serial: serial, timeline: timeline), bytes: 0, seconds: 0, overflow: true)
+            } else if engine.configuration.audioOutput != nil {
+                _ = engine.audioQueue.push(.end(serial: serial, timeline: timeline), bytes: 0, seconds: 0, overflow: true)
             }
             return true
         }
@@ -218,11 +237,12 @@ final class SourceStage: EngineStage {
 
     private func clearPending() {
         pending.removeAll(keepingCapacity: true)
-        pendingHead = 0
     }
 
-    private func endOfPlayback() {
-        pending.append(.end)
+    /// - Parameter timeline: where the last pass ends, when one was read.
+    private func endOfPlayback(at timeline: Double? = nil) {
+        pending.append(.end(video: true, timeline: timeline))
+        pending.append(.end(video: false, timeline: timeline))
     }
 }
 
