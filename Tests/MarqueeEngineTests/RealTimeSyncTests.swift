@@ -35,4 +35,32 @@ import Testing
         #expect(abs(span - 1.96) < 0.05, "2 s of video shown over \(span) s")
         #expect(run.player.stats.snapshot.avOffsetP99Ms == nil)
     }
+
+    /// Issue 16, must-show 1 in real time: each shape of uneven streams
+    /// looped 20 times on the host's clock, into a WAV paced by it.
+    @Test(arguments: UnevenStreamsTests.shapes)
+    func unevenStreamsLoopWithoutDropsAtSeams(_ shape: UnevenStreamsTests.Shape) async throws {
+        let passes = UnevenStreamsTests.passes
+        let run = try Run([try Fixtures.path(shape.recipe)], untimed: false, wav: true, loop: .item, passes: passes)
+        try await run.playToEnd(timeout: Double(passes) * shape.passSeconds + 30)
+        let stats = run.player.stats.snapshot
+        let frames = passes * UnevenStreamsTests.fps
+        let indexes = run.video.frames.compactMap(\.index)
+        let repeats = zip(indexes.dropFirst(), indexes).filter { $0 == $1 }.count
+        let p99 = try #require(stats.avOffsetP99Ms)
+        print("real time, \(shape) x \(passes): \(indexes.count) of \(frames) frames, \(stats.framesDropped) dropped, "
+              + "\(repeats) repeated, A-V p99 \(p99) ms, seam holds \(stats.seams.map { Int($0.longestHoldMs) })")
+        #expect(Double(stats.framesDropped) < Double(frames) * 0.01, "\(shape): \(stats.framesDropped) of \(frames) dropped")
+        #expect(repeats == 0, "\(shape): \(repeats) frames shown twice")
+        #expect(stats.seams.count == passes - 1)
+        #expect(stats.seams.allSatisfy { $0.framesDropped == 0 }, "\(shape): drops at seams \(stats.seams.map(\.framesDropped))")
+        #expect(p99 <= 10, "\(shape): A-V p99 \(p99) ms")
+        // Only longer audio holds the last frame at a seam, for the difference.
+        let held = (shape.passSeconds - 1) * 1000
+        #expect(stats.seams.allSatisfy { abs($0.longestHoldMs - held) <= 2000 / 60.0 },
+                "\(shape): seam holds \(stats.seams.map(\.longestHoldMs)) ms, expected \(held)")
+        let samples = try wavSamples(try #require(run.audioPath)).count / 2
+        let expected = Double(passes) * shape.passSeconds * Double(UnevenStreamsTests.rate)
+        #expect(abs(Double(samples) - expected) <= 1024, "\(shape): \(samples) sample frames, expected \(Int(expected))")
+    }
 }

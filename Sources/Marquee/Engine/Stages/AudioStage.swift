@@ -42,6 +42,10 @@ final class AudioStage: EngineStage {
     /// Silence is written in pieces no longer than a decoded buffer, so the
     /// device takes each as it has room and the clock is set after each.
     static let fillPiece = 0.02
+    /// Silence for a stream that is late is written once the device holds
+    /// less than this: late enough that audio arriving meanwhile is kept,
+    /// early enough that a wake-up a little late does not run it dry.
+    static let feedMargin: Duration = .milliseconds(30)
     private var stretcher: TimeStretcher
 
     init(engine: Engine, output: any AudioOutput) {
@@ -136,8 +140,9 @@ final class AudioStage: EngineStage {
     private func keepDeviceFed(now: HostTime, rate: Double) -> StageWake {
         guard !engine.configuration.untimed, let due = writtenThrough, let last = streamThrough,
               due - last < Self.fillLimit else { return .signal }
-        let dryAt = playedOut(less: Self.drainMargin)
-        guard now >= dryAt else { return .at(dryAt) }
+        // Read against the device's own reading time: `now` is a little older.
+        let (delay, at) = output.delay()
+        if delay > Self.feedMargin { return .at(at + (delay - Self.feedMargin)) }
         ready = padding(to: due + Self.fillPiece, before: nil, rate: rate)
         return .now
     }
