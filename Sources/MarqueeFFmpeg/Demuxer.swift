@@ -66,6 +66,38 @@ public final class Demuxer {
                   "avformat_seek_file", source: source)
     }
 
+    /// Seeks so that the frame of video stream `stream` shown at `time` can
+    /// be decoded: to the latest keyframe at or before it, and further back
+    /// while that keyframe is displayed after `time`. Then the frame at
+    /// `time` is a leading picture of an open GOP (open-GOP H.264, HEVC CRA,
+    /// broadcast streams) or lies in the GOP before, and decodes only from
+    /// the keyframe before. Leaves the input at the keyframe found.
+    public func seek(toShow time: MediaTime, stream: Int) throws(FFmpegError) {
+        var limit = time
+        for _ in 0..<Self.maximumStepsBack {
+            try seek(to: limit)
+            guard let first = try firstPacket(of: stream), first.pts.isValid, first.pts > time else { break }
+            // Index entries are placed by decode time: step to before this keyframe's.
+            let placed = first.dts.isValid ? min(first.dts, first.pts) : first.pts
+            let earlier = placed - MediaTime(value: 1, timescale: 1_000_000)
+            guard earlier < limit else { break }
+            limit = earlier
+        }
+        try seek(to: limit)
+    }
+
+    /// Keyframes stepped back over by `seek(toShow:stream:)` at most: one is
+    /// enough for an open GOP; more would decode seconds for one frame.
+    static let maximumStepsBack = 3
+
+    /// The first packet of `stream` from here, reading past the others.
+    private func firstPacket(of stream: Int) throws(FFmpegError) -> Packet? {
+        while let packet = try read() {
+            if packet.streamIndex == stream { return packet }
+        }
+        return nil
+    }
+
     /// Cancels a blocking read from another thread; later reads fail at once.
     public func interrupt() { context.deadline.cancel() }
 

@@ -74,7 +74,8 @@ public enum Fixtures {
     public static func indexed(seconds: Int = 2, fps: Int = 25, size: String = "320x240",
                                codec: String = "libx264", pixelFormat: String = "yuv420p",
                                audioCodec: String = "aac", sampleRate: Int = 48000,
-                               container: String? = nil, audioSeconds: Double? = nil, audioFilter: String? = nil) -> Recipe {
+                               container: String? = nil, audioSeconds: Double? = nil, audioFilter: String? = nil,
+                               encoderOptions: [String]? = nil) -> Recipe {
         let container = container ?? (audioCodec.hasPrefix("pcm_") ? "mkv" : "mp4")
         // Inside the flash box on this frame (W and H are the current plane's size).
         let flashBox = "eq(mod(N,\(fps)),0)*gte(X,W/4)*lt(X,3*W/4)*gte(Y,H/4)*lt(Y,3*H/4)"
@@ -87,12 +88,13 @@ public enum Fixtures {
         let audio = "aevalsrc=exprs='0.05*sin(2*PI*440*t)+lt(mod(t,1),0.05)*0.5*sin(2*PI*1000*t)'"
             + ":s=\(sampleRate):d=\(audioSeconds ?? Double(seconds)):c=stereo"
         let uneven = audioSeconds.map { "-audio\($0)s" } ?? ""
-        return Recipe(name: "indexed-\(seconds)s-\(fps)fps-\(size)-\(codec)-\(pixelFormat)-\(audioCodec)-\(sampleRate)\(uneven)",
+        let options = encoderOptions.map { _ in "-tuned" } ?? ""
+        return Recipe(name: "indexed-\(seconds)s-\(fps)fps-\(size)-\(codec)\(options)-\(pixelFormat)-\(audioCodec)-\(sampleRate)\(uneven)",
                       fileExtension: container, arguments: [
             "-f", "lavfi", "-i", video, "-f", "lavfi", "-i", audio,
             "-map", "0:v", "-map", "1:a",
             "-c:v", codec, "-g", "\(fps)", "-pix_fmt", pixelFormat,
-        ] + indexedQuality(codec) + (audioFilter.map { ["-af", $0] } ?? []) + ["-c:a", audioCodec])
+        ] + (encoderOptions ?? indexedQuality(codec)) + (audioFilter.map { ["-af", $0] } ?? []) + ["-c:a", audioCodec])
     }
 
     /// Encoder settings that keep the bar code's blocks clean and the keyframes

@@ -81,7 +81,11 @@ final class ItemSource {
     func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, exact: Bool) throws -> Segment {
         let absolute = itemStart + media.startTime
         if itemStart > .zero || !segments.isEmpty {
-            try demuxer.seek(to: absolute)
+            if exact, let video {
+                try demuxer.seek(toShow: absolute, stream: video.stream)
+            } else {
+                try demuxer.seek(to: absolute)
+            }
             video?.decoder.flush()
             audio?.decoder.flush()
         }
