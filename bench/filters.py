@@ -67,8 +67,9 @@ def ffmpeg(*arguments):
 
 def frame_count(path):
     out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                          "stream=nb_read_frames", "-of", "csv=p=0", path], check=True, capture_output=True, text=True)
-    return int(out.stdout.strip())
+                          "stream=nb_read_frames", "-of", "default=noprint_wrappers=1:nokey=1", path],
+                         check=True, capture_output=True, text=True)
+    return int(out.stdout.split()[0])
 
 
 def make_clips():

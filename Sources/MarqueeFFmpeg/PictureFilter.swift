@@ -117,7 +117,11 @@ final class PictureFilter {
         try running.graph.push(copy)
         inside.append(Entry(pts: frame.pts, duration: duration(of: frame), orientation: frame.orientation,
                             sampleAspect: frame.sampleAspect, fieldOrder: frame.fieldOrder, deinterlaced: deinterlaced))
+        // bwdif holds one frame back; more entries than this means pictures came out without a time to match them by.
+        if inside.count > Self.entriesKept { inside.removeFirst(inside.count - Self.entriesKept) }
     }
+
+    private static let entriesKept = 4
 
     /// The frame's own duration, else the time since the previous frame; zero when neither is known.
     private func duration(of frame: VideoFrame) -> MediaTime {

@@ -79,33 +79,38 @@ import Testing
         #expect(perFrame.count == Self.frames, "\(order): \(perFrame.count) pictures at frame rate")
         #expect(perField.count == 2 * Self.frames, "\(order): \(perField.count) pictures at field rate")
         #expect(perField.picture?.hasSuffix("bwdif field") == true, "\(perField.picture ?? "nothing")")
+        // Each field shown at its own moment, half a frame after the one before.
+        let steps = zip(perField.times, perField.times.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { abs($0 - Self.frameDuration / 2) < 0.001 }, "\(order): times between pictures \(steps)")
 
         let shown = try Self.grey(pngs: perField.directory, first: 21, count: 6)
-        let steps = zip(shown, shown.dropFirst()).map { Self.step(from: $0, to: $1) }
-        print("\(order): the pattern moves \(steps) pixels picture to picture")
-        #expect(steps.allSatisfy { (4...8).contains($0) }, "\(order): steps \(steps)")
+        let moves = zip(shown, shown.dropFirst()).map { Self.step(from: $0, to: $1) }
+        print("\(order): the pattern moves \(moves) pixels picture to picture")
+        #expect(moves.allSatisfy { (4...8).contains($0) }, "\(order): moves \(moves)")
         let otherParity = order == .tff ? "bff" : "tff"
         let misordered = try (0..<6).map { index in
             try PictureCapture.ffmpeg(path, filters: ["bwdif=mode=send_field:parity=\(otherParity)", "select=eq(n\\,\(20 + index))"])
         }.map { Self.rows(of: $0) }
-        let wrongSteps = zip(misordered, misordered.dropFirst()).map { Self.step(from: $0, to: $1) }
-        #expect(!wrongSteps.allSatisfy { (4...8).contains($0) }, "\(order): fields out of order pass the step check: \(wrongSteps)")
+        let wrongMoves = zip(misordered, misordered.dropFirst()).map { Self.step(from: $0, to: $1) }
+        #expect(!wrongMoves.allSatisfy { (4...8).contains($0) }, "\(order): fields out of order pass the step check: \(wrongMoves)")
     }
 
     /// Plays `path` untimed into PNG files, deinterlaced at `rate`.
-    static func writePictures(_ path: String, rate: Deinterlacing.Rate) async throws -> (directory: String, count: Int, picture: String?) {
+    static func writePictures(_ path: String, rate: Deinterlacing.Rate) async throws
+        -> (directory: String, count: Int, picture: String?, times: [Double]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fields-\(UUID().uuidString)")
         let clock = VirtualClock()
         var configuration = PlayerConfiguration(videoOutput: try FileVideoOutput(path: directory.path, clock: clock), audioOutput: nil,
                                                 hostClock: clock, untimed: true, hardwareDecoding: .software)
         configuration.deinterlacing = Deinterlacing(mode: .auto, rate: rate)
+        configuration.keepsPresentationLog = true
         let player = QueuePlayer(items: [PlayerItem(source: path)], configuration: configuration)
         let events = player.events()
         player.play()
         for await event in events { if case .playbackFinished = event { break } }
         player.stop()
         let count = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".png") }.count
-        return (directory.path, count, player.stats.snapshot.picture)
+        return (directory.path, count, player.stats.snapshot.picture, player.stats.presentationLog.map(\.pts))
     }
 
     /// Grey rows of `count` PNGs from frame-NNNNNN.png number `first` on.
