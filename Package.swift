@@ -22,7 +22,7 @@ let package = Package(
     ],
     targets: [
         systemLibrary("CFFmpeg", pkgConfig: "libavformat",
-                      apt: ["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
+                      apt: ["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev"]),
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: ["libdrm-dev"]),
         systemLibrary("CVA", pkgConfig: "libva-drm", apt: ["libva-dev"]),
         systemLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),

@@ -12,6 +12,7 @@ int marquee_averror_eagain(void) { return AVERROR(EAGAIN); }
 int marquee_averror_exit(void) { return AVERROR_EXIT; }
 int marquee_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 int marquee_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+int marquee_averror_filter_not_found(void) { return AVERROR_FILTER_NOT_FOUND; }
 int marquee_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 int marquee_av_time_base(void) { return AV_TIME_BASE; }
 

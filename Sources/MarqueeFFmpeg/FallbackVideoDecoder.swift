@@ -5,9 +5,13 @@ import MarqueeCore
 /// profile the driver lacks) fall back when the item opens; at run time,
 /// `failureLimit` decode errors in a row (a hung GPU, no free surface), an
 /// error while draining at the end, or a hwaccel libavcodec refused fall back
-/// mid-stream. Switching mid-stream
+/// mid-stream, and so do hardware frames that need deinterlacing or HDR
+/// conversion (`PictureFilter` works on software frames). Switching mid-stream
 /// loses the frames inside the failed decoder: the caller rewinds the input
 /// to a keyframe and skips what it already showed (`ItemSource`).
+///
+/// Every frame decoded goes through the item's `PictureFilter` before it is
+/// handed on.
 ///
 /// Not thread-safe: the source thread owns it.
 public final class FallbackVideoDecoder {
@@ -16,6 +20,7 @@ public final class FallbackVideoDecoder {
     /// when it was, or software was asked for).
     public let setupFailure: HardwareDecodingError?
     private let openSoftware: () throws(FFmpegError) -> VideoDecoder
+    private let filter: PictureFilter
     private var consecutiveFailures = 0
     /// Decode errors in a row after which a hardware decoder is given up.
     public static let failureLimit = 3
@@ -27,10 +32,13 @@ public final class FallbackVideoDecoder {
         case switchedToSoftware(reason: String)
     }
 
-    /// Opens the decoder `hardware` asks for on `stream` of `demuxer`.
+    /// Opens the decoder `hardware` asks for on `stream` of `demuxer`, its
+    /// pictures deinterlaced as `deinterlacing` says.
     /// - Throws: `FFmpegError` only when software decoding cannot be set up either.
-    public init(demuxer: Demuxer, stream: Int, threads: Int, hardware: HardwareDecoding) throws(FFmpegError) {
+    public init(demuxer: Demuxer, stream: Int, threads: Int, hardware: HardwareDecoding,
+                deinterlacing: Deinterlacing = Deinterlacing()) throws(FFmpegError) {
         openSoftware = { () throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads) }
+        filter = PictureFilter(deinterlacing: deinterlacing, timeBase: demuxer.stream(stream).pointee.time_base, source: demuxer.source)
         guard hardware.mode != .software else {
             current = try openSoftware()
             setupFailure = nil
@@ -50,11 +58,14 @@ public final class FallbackVideoDecoder {
         }
     }
 
+    /// Decodes `packet` (nil drains the decoder and the filter at the end of
+    /// the stream) and returns the pictures to show, filtered.
+    /// - Throws: `FFmpegError` from the software decoder, or from libavfilter.
     public func decode(_ packet: Packet?) throws(FFmpegError) -> Outcome {
+        let frames: [VideoFrame]
         do throws(FFmpegError) {
-            let frames = try current.decode(packet)
+            frames = try current.decode(packet)
             consecutiveFailures = 0
-            return .frames(frames)
         } catch {
             guard current.kind != .software else { throw error }
             consecutiveFailures += 1
@@ -64,11 +75,28 @@ public final class FallbackVideoDecoder {
             guard refused || draining || consecutiveFailures >= Self.failureLimit else { throw error }
             let failed = current.kind
             let count = refused || draining ? (draining ? " draining" : "") : " \(consecutiveFailures) times in a row"
-            current = try openSoftware()
-            consecutiveFailures = 0
+            try switchToSoftware()
             return .switchedToSoftware(reason: "\(failed.rawValue) decoder failed\(count) (\(error.call): \(error.message))")
         }
+        if let surface = frames.first(where: { $0.planes.isEmpty && !filter.filters(for: $0).isNone }) {
+            let failed = current.kind
+            try switchToSoftware()
+            return .switchedToSoftware(reason: "\(failed.rawValue) frames need \(filter.filters(for: surface)), which Marquee does in software")
+        }
+        var shown = try filter.filter(frames)
+        if packet == nil { shown += try filter.drain() }
+        return .frames(shown)
     }
 
-    public func flush() { current.flush() }
+    /// Forgets buffered frames in the decoder and the filter, e.g. after a seek.
+    public func flush() {
+        current.flush()
+        filter.reset()
+    }
+
+    private func switchToSoftware() throws(FFmpegError) {
+        current = try openSoftware()
+        consecutiveFailures = 0
+        filter.reset()
+    }
 }

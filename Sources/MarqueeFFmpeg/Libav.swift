@@ -22,7 +22,7 @@ public enum Libav {
     /// they report at run time (`avformat_version()` ...), e.g. ("libavformat", "59.27.100").
     public static var versions: [(library: String, version: String)] {
         [("libavformat", avformat_version()), ("libavcodec", avcodec_version()), ("libavutil", avutil_version()),
-         ("libswscale", swscale_version()), ("libswresample", swresample_version())]
+         ("libavfilter", avfilter_version()), ("libswscale", swscale_version()), ("libswresample", swresample_version())]
             .map { ($0, "\($1 >> 16).\($1 >> 8 & 0xff).\($1 & 0xff)") }
     }
 }

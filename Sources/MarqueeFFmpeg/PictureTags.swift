@@ -56,6 +56,23 @@ enum PictureTags {
                primaries: frame.color_primaries, format: AVPixelFormat(frame.format))
     }
 
+    /// A stream's field order; nil where it does not say.
+    static func fieldOrder(_ order: AVFieldOrder) -> FieldOrder? {
+        switch order {
+        case AV_FIELD_PROGRESSIVE: .progressive
+        // TB and BT: coded in one order, shown in the other; what counts on screen is the display order.
+        case AV_FIELD_TT, AV_FIELD_BT: .topFieldFirst
+        case AV_FIELD_BB, AV_FIELD_TB: .bottomFieldFirst
+        default: nil
+        }
+    }
+
+    /// The decoded frame's own interlacing flags.
+    static func fieldOrder(of frame: AVFrame) -> FieldOrder {
+        guard frame.interlaced_frame != 0 else { return .progressive }
+        return frame.top_field_first != 0 ? .topFieldFirst : .bottomFieldFirst
+    }
+
     /// The deprecated yuvj formats mean full range whatever the range tag says.
     static let fullRangeFormats: [AVPixelFormat] = [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
                                                        AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P]
@@ -69,9 +86,13 @@ enum PictureTags {
 struct StreamPicture: Sendable {
     var orientation = Orientation.upright
     var sampleAspect = 1.0
+    /// The stream's field order, for frames not flagged interlaced: some
+    /// encoders mark only the container (or the sequence) as interlaced.
+    var fieldOrder = FieldOrder.progressive
 
     init(_ stream: UnsafeMutablePointer<AVStream>) {
         orientation = PictureTags.orientation(of: stream) ?? .upright
+        fieldOrder = PictureTags.fieldOrder(stream.pointee.codecpar.pointee.field_order) ?? .progressive
         sampleAspect = PictureTags.sampleAspect(stream.pointee.sample_aspect_ratio)
             ?? PictureTags.sampleAspect(stream.pointee.codecpar.pointee.sample_aspect_ratio) ?? 1
     }
@@ -82,5 +103,7 @@ struct StreamPicture: Sendable {
         frame.orientation = orientation
         frame.sampleAspect = PictureTags.sampleAspect(source.pointee.sample_aspect_ratio) ?? sampleAspect
         frame.colour = PictureTags.colour(of: source.pointee)
+        let flagged = PictureTags.fieldOrder(of: source.pointee)
+        frame.fieldOrder = flagged.isInterlaced ? flagged : fieldOrder
     }
 }

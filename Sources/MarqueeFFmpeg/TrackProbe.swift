@@ -52,12 +52,6 @@ enum TrackProbe {
         let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(parameters.format)).map { String(cString: $0) }
         let sar = parameters.sample_aspect_ratio
         let rate = stream.pointee.avg_frame_rate.den != 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
-        let fieldOrder: VideoTrackFormat.FieldOrder? = switch parameters.field_order {
-        case AV_FIELD_PROGRESSIVE: .progressive
-        case AV_FIELD_TT, AV_FIELD_TB: .topFieldFirst
-        case AV_FIELD_BB, AV_FIELD_BT: .bottomFieldFirst
-        default: nil
-        }
         return VideoTrackFormat(
             width: Int(parameters.width),
             height: Int(parameters.height),
@@ -68,7 +62,7 @@ enum TrackProbe {
             colour: PictureTags.colour(range: parameters.color_range, space: parameters.color_space,
                                        transfer: parameters.color_trc, primaries: parameters.color_primaries,
                                        format: AVPixelFormat(parameters.format)),
-            fieldOrder: fieldOrder)
+            fieldOrder: PictureTags.fieldOrder(parameters.field_order))
     }
 
     private static func audioFormat(_ parameters: AVCodecParameters) -> AudioTrackFormat {

@@ -61,7 +61,7 @@ import Testing
         #expect(lines.first?.hasPrefix("marquee ") == true)
         #expect(lines.first?.contains("(commit \(commit)") == true, "\(lines.first ?? "") vs HEAD \(commit)")
         for (library, package, label) in [("libavformat", "libavformat", ""), ("libavcodec", "libavcodec", ""),
-                                          ("libavutil", "libavutil", ""), ("libswscale", "libswscale", ""),
+                                          ("libavutil", "libavutil", ""), ("libavfilter", "libavfilter", ""), ("libswscale", "libswscale", ""),
                                           ("libswresample", "libswresample", ""), ("libasound", "alsa", ""),
                                           ("libdrm", "libdrm", " (build-time)"), ("libva", "libva", " (build-time)")] {
             let version = try Command.run("/usr/bin/pkg-config", ["--modversion", package]).stdout

@@ -68,6 +68,27 @@ import Testing
         #expect(table.stdout.contains("limited BT.709 (guessed)"), "\(table.stdout)")
     }
 
+    /// Issue 15: what the player will do to interlaced and HDR pictures,
+    /// under the deinterlacing flags `play` takes.
+    @Test func infoSaysHowInterlacedAndHDRPicturesAreConverted() throws {
+        let media = SharedMedia.directory
+        let files = ["\(media)/interlace/bt601-525_480_interlaced_bff.ts", "\(media)/androidx/hlg10-color-test.mp4",
+                     "\(media)/androidx/hdr10-av1.mp4", "\(media)/androidx/bt601.mov"]
+        let byDefault = try MarqueeExecutable.run(["info", "--json"] + files)
+        #expect(byDefault.status == 0, "\(byDefault.stderr)")
+        let video = try InfoJSON.decode(byDefault.stdout).map { try #require($0.tracks.first { $0.type == "video" }) }
+        #expect(video.map(\.deinterlace) == ["bwdif frame", "off", "off", "off"])
+        #expect(video.map(\.hdr) == ["none", "tonemap HLG->SDR hable", "tonemap PQ->SDR hable", "none"])
+        let fields = try MarqueeExecutable.run(["info", "--json", "--deinterlace-rate", "field"] + files)
+        #expect(try InfoJSON.decode(fields.stdout).compactMap { $0.tracks.first { $0.type == "video" }?.deinterlace }
+                == ["bwdif field", "off", "off", "off"])
+        let all = try MarqueeExecutable.run(["info", "--deinterlace", "on", files[3]])
+        #expect(all.stdout.contains("limited BT.601  bwdif frame"), "\(all.stdout)")
+        let none = try MarqueeExecutable.run(["info", "--deinterlace", "off", files[0]])
+        #expect(none.stdout.contains("interlaced (BFF)  deinterlace off"), "\(none.stdout)")
+        #expect(try MarqueeExecutable.run(["info", "--deinterlace", "sometimes", files[0]]).status == 2)
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try MarqueeExecutable.run(["info"]).status == 2)
         #expect(try MarqueeExecutable.run(["info", "--bogus", "x"]).status == 2)
@@ -86,6 +107,8 @@ struct InfoJSON: Decodable {
         let color_range: String?
         let color_matrix: String?
         let field_order: String?
+        let deinterlace: String?
+        let hdr: String?
     }
 
     let source: String

@@ -13,6 +13,7 @@ int marquee_averror_eagain(void);
 int marquee_averror_exit(void);
 int marquee_averror_invaliddata(void);
 int marquee_averror_decoder_not_found(void);
+int marquee_averror_filter_not_found(void);
 int marquee_averror_stream_not_found(void);
 int marquee_av_time_base(void);
 /// Writes libav's message for `code` into buf (NUL-terminated, never overruns).

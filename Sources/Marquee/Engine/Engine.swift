@@ -20,6 +20,8 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var videoThreads: Int
     /// VA-API or software; hardware that cannot decode falls back to software.
     public var hardwareDecoding: HardwareDecoding
+    /// Which pictures are deinterlaced (bwdif), at frame or field rate.
+    public var deinterlacing = Deinterlacing()
     public var keepsPresentationLog: Bool
     /// What plays between two playlist items (not between loop passes of one).
     public var betweenItems: PauseBetweenItems = .cut

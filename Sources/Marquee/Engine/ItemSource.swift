@@ -45,7 +45,7 @@ final class ItemSource {
     private var frameRate: Double
 
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
-         onSoftwareFallback: @escaping (String) -> Void) throws {
+         deinterlacing: Deinterlacing, onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
         self.onSoftwareFallback = onSoftwareFallback
         let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout, headerWillDo: true)
@@ -58,7 +58,8 @@ final class ItemSource {
         let audioTrack = audioFormat == nil ? nil
             : media.preferredTrack(.audio).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
         video = try videoTrack.map {
-            ($0.id, try FallbackVideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads, hardware: hardware))
+            ($0.id, try FallbackVideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads, hardware: hardware,
+                                           deinterlacing: deinterlacing))
         }
         audio = try audioTrack.map { ($0.id, try AudioDecoder(demuxer: demuxer, stream: $0.id, output: audioFormat!)) }
         audioEnd = audioTrack.flatMap { demuxer.declaredEnd(ofStream: $0.id) }

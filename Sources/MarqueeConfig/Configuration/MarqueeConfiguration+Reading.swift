@@ -136,6 +136,8 @@ extension MarqueeConfiguration.Decode {
         reader.read(&hwaccel, "hwaccel")
         reader.read(&device, "device")
         reader.read(&threads, "threads", in: 0...64)
+        reader.read(&deinterlace, "deinterlace")
+        reader.read(&deinterlaceRate, "deinterlace_rate")
         reader.finish()
     }
 }

@@ -20,6 +20,7 @@ extension MarqueeConfiguration {
         ])
         section("[decode]", [
             ("hwaccel", quote(decode.hwaccel.rawValue)), ("device", quote(decode.device)), ("threads", String(decode.threads)),
+            ("deinterlace", quote(decode.deinterlace.rawValue)), ("deinterlace_rate", quote(decode.deinterlaceRate.rawValue)),
         ])
         section("[audio]", [
             ("enabled", String(audio.enabled)), ("device", quote(audio.device)),

@@ -37,6 +37,13 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var device = "auto"
         /// Software decoder threads; 0 = one per core.
         public var threads = 0
+        /// Which pictures are deinterlaced: those that say they are interlaced, all, or none.
+        public var deinterlace = Deinterlacing.Mode.auto
+        /// One picture per frame, or one per field (twice the frame rate).
+        public var deinterlaceRate = Deinterlacing.Rate.frame
+
+        /// `deinterlace` and `deinterlaceRate` as the player takes them.
+        public var deinterlacing: Deinterlacing { Deinterlacing(mode: deinterlace, rate: deinterlaceRate) }
     }
 
     /// `[audio]`: where the sound goes.

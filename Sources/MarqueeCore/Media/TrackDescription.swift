@@ -38,14 +38,6 @@ public struct VideoTrackFormat: Sendable, Hashable, Codable {
     /// How the stream's pictures are scanned, where the stream says.
     public var fieldOrder: FieldOrder?
 
-    public enum FieldOrder: String, Sendable, Hashable, Codable {
-        case progressive
-        /// Interlaced, top field first.
-        case topFieldFirst
-        /// Interlaced, bottom field first.
-        case bottomFieldFirst
-    }
-
     public init(width: Int, height: Int, pixelFormat: String?, sampleAspectRatio: Rational?,
                 orientation: Orientation = .upright, frameRate: Double?, colour: ColourDescription = .unspecified,
                 fieldOrder: FieldOrder? = nil) {

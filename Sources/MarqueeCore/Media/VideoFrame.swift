@@ -69,6 +69,11 @@ public struct VideoFrame: Sendable {
     public var sampleAspect: Double = 1
     /// Range and matrix of the YUV values, as the frame is tagged.
     public var colour = ColourDescription.unspecified
+    /// How the picture's lines were scanned: the frame's interlaced flag,
+    /// else its stream's field order; progressive once deinterlaced.
+    public var fieldOrder = FieldOrder.progressive
+    /// What the player did to the picture after decoding it.
+    public var filters = PictureFilters.none
 
     public init(pts: MediaTime, duration: MediaTime, width: Int, height: Int,
                 pixelFormat: PixelFormat, planes: [ImagePlane], storage: any FrameStorage) {

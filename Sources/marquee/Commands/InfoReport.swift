@@ -7,19 +7,22 @@ struct InfoReport: Encodable {
     let media: MediaDescription?
     /// One line naming the input and the reason, when it cannot be played.
     let error: String?
+    /// How the player deinterlaces, for what the report says it applies to each picture.
+    let deinterlacing: Deinterlacing
 
-    static func probe(_ source: String, timeout: Double) async -> InfoReport {
+    static func probe(_ source: String, timeout: Double, deinterlacing: Deinterlacing) async -> InfoReport {
         do {
             let media = try await Asset(source: source, timeout: timeout).load(.mediaDescription)
             guard media.isPlayable else {
                 let found = media.tracks.isEmpty ? "no tracks" : media.tracks.map(\.summary).joined(separator: ", ")
-                return InfoReport(source: source, media: media, error: "\(source): no playable audio or video track (\(found))")
+                return InfoReport(source: source, media: media, error: "\(source): no playable audio or video track (\(found))",
+                                  deinterlacing: deinterlacing)
             }
-            return InfoReport(source: source, media: media, error: nil)
+            return InfoReport(source: source, media: media, error: nil, deinterlacing: deinterlacing)
         } catch let error as FFmpegError {
-            return InfoReport(source: source, media: nil, error: error.description)
+            return InfoReport(source: source, media: nil, error: error.description, deinterlacing: deinterlacing)
         } catch {
-            return InfoReport(source: source, media: nil, error: "\(source): \(error)")
+            return InfoReport(source: source, media: nil, error: "\(source): \(error)", deinterlacing: deinterlacing)
         }
     }
 
@@ -29,7 +32,7 @@ struct InfoReport: Encodable {
         lines.append("  container  \(media.containerFormat)")
         lines.append("  duration   \(media.duration.formattedSeconds)")
         if let bitRate = media.bitRate { lines.append("  bit rate   \(bitRate / 1000) kb/s") }
-        for track in media.tracks { lines.append("  #\(track.id) \(track.mediaType.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(track.detail)") }
+        for track in media.tracks { lines.append("  #\(track.id) \(track.mediaType.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(track.detail(deinterlacing: deinterlacing))") }
         for (key, value) in media.metadata.sorted(by: { $0.key < $1.key }) where !value.isEmpty {
             lines.append("  \(key): \(value)")
         }
@@ -56,7 +59,7 @@ struct InfoReport: Encodable {
         try container.encodeIfPresent(media.duration.finiteSeconds, forKey: .duration)
         try container.encodeIfPresent(media.startTime.finiteSeconds, forKey: .startTime)
         try container.encodeIfPresent(media.bitRate, forKey: .bitRate)
-        try container.encode(media.tracks.map(TrackReport.init), forKey: .tracks)
+        try container.encode(media.tracks.map { TrackReport($0, deinterlacing: deinterlacing) }, forKey: .tracks)
         try container.encode(media.metadata, forKey: .metadata)
     }
 }
@@ -84,12 +87,16 @@ struct TrackReport: Encodable {
     let color_matrix: String?
     let transfer: String?
     let field_order: String?
+    /// What the player applies: "off", "bwdif frame" or "bwdif field".
+    let deinterlace: String?
+    /// How the picture is brought to SDR BT.709: "none", "tonemap PQ->SDR hable", ...
+    let hdr: String?
     let sample_rate: Int?
     let channels: Int?
     let channel_layout: String?
     let sample_format: String?
 
-    init(_ track: TrackDescription) {
+    init(_ track: TrackDescription, deinterlacing: Deinterlacing) {
         index = track.id
         type = track.mediaType.rawValue
         codec = track.codec
@@ -111,6 +118,9 @@ struct TrackReport: Encodable {
         color_matrix = track.video.map { $0.colour.effectiveMatrix(width: $0.width, height: $0.height).rawValue }
         transfer = colour?.transfer.rawValue
         field_order = track.video?.fieldOrder?.rawValue
+        let filters = track.video?.filters(deinterlacing: deinterlacing)
+        deinterlace = filters?.deinterlaceDescription
+        hdr = filters?.rangeDescription
         sample_rate = track.audio?.sampleRate
         channels = track.audio?.channels
         channel_layout = track.audio?.channelLayout
@@ -126,7 +136,7 @@ extension TrackDescription {
     }
 
     /// The table line after the index and type.
-    var detail: String {
+    func detail(deinterlacing: Deinterlacing) -> String {
         var parts = [profile.map { "\(codec) (\($0))" } ?? codec]
         if let video {
             parts.append("\(video.width)x\(video.height)")
@@ -137,7 +147,12 @@ extension TrackDescription {
             }
             if !video.orientation.isUpright { parts.append(video.orientation.description) }
             parts.append(video.colour.applied(width: video.width, height: video.height))
-            if let order = video.fieldOrder, order != .progressive { parts.append("interlaced (\(order == .topFieldFirst ? "TFF" : "BFF"))") }
+            let filters = video.filters(deinterlacing: deinterlacing)
+            if let order = video.fieldOrder, order.isInterlaced { parts.append("interlaced (\(order == .topFieldFirst ? "TFF" : "BFF"))") }
+            if filters.deinterlace != nil || video.fieldOrder?.isInterlaced == true {
+                parts.append(filters.deinterlace == nil ? "deinterlace off" : filters.deinterlaceDescription)
+            }
+            if let conversion = filters.rangeConversion { parts.append(conversion.rawValue) }
         }
         if let audio {
             parts.append("\(audio.sampleRate) Hz")
@@ -149,6 +164,15 @@ extension TrackDescription {
         if let title { parts.append("\"\(title)\"") }
         if !isDecodable { parts.append("(no decoder or incomplete parameters)") }
         return parts.joined(separator: "  ")
+    }
+}
+
+extension VideoTrackFormat {
+    /// What the player applies to the track's pictures: what the stream says
+    /// (a stream that does not give its field order is taken as progressive;
+    /// frames flagged interlaced are deinterlaced all the same).
+    func filters(deinterlacing: Deinterlacing) -> PictureFilters {
+        PictureFilters(colour: colour, fieldOrder: fieldOrder ?? .progressive, deinterlacing: deinterlacing)
     }
 }
 

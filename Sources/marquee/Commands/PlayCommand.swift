@@ -29,7 +29,7 @@ struct PlayCommand: Subcommand {
                    "VA-API where the device decodes the stream, else software; vaapi says why when it cannot"),
         OptionSpec("--hwdec-device", "PATH", default: "the first /dev/dri/renderD*; [decode] device", .decoding, "the VA-API render node"),
         OptionSpec("--threads", "N", default: "0: one per core; [decode] threads", .decoding, "software video decoder threads"),
-    ] + PlaySettings.options + [
+    ] + DeinterlaceFlags.options + PlaySettings.options + [
         OptionSpec("--untimed", .diagnostics, "as fast as the machine goes, every frame shown (outputs on virtual clocks)"),
         OptionSpec("--stats", "PATH", .diagnostics, "write counters, A-V offsets, seams and memory as JSON at exit"),
         OptionSpec("--presentation-log", "PATH", .diagnostics, "write every presented frame as a JSON line at exit"),
@@ -50,6 +50,8 @@ struct PlayCommand: Subcommand {
     let threads: Int
     /// `--hwdec`, `--hwdec-device` over `[decode] hwaccel` and `device`.
     let hardwareDecoding: HardwareDecoding
+    /// `--deinterlace`, `--deinterlace-rate` over `[decode] deinterlace` and `deinterlace_rate`.
+    let deinterlacing: Deinterlacing
     let statsPath: String?
     /// Every presented frame as one JSON line (item, pts, display time, A-V offset), written at exit.
     let presentationLogPath: String?
@@ -109,6 +111,7 @@ struct PlayCommand: Subcommand {
         threads = try parser.option("--threads", as: Int.self) ?? file.decode.threads
         guard threads >= 0 else { throw UsageError("--threads must be 0 (one per core) or more") }
         hardwareDecoding = try Self.hardwareDecoding(&parser, file: file.decode)
+        deinterlacing = try DeinterlaceFlags.parse(&parser, file: file.decode)
         statsPath = try parser.option("--stats")
         presentationLogPath = try parser.option("--presentation-log")
         if untimed, case .alsa = audioOut { throw UsageError("--untimed cannot play to an ALSA device (it runs in real time)") }
@@ -207,6 +210,7 @@ struct PlayCommand: Subcommand {
                                                 videoThreads: threads, hardwareDecoding: hardwareDecoding,
                                                 keepsPresentationLog: presentationLogPath != nil)
         configuration.betweenItems = settings.betweenItems(background: kms.background)
+        configuration.deinterlacing = deinterlacing
         return configuration
     }
 

@@ -35,9 +35,11 @@ final class PresenterStage: EngineStage {
         var sampleAspect: Double
         var orientation: Orientation
         var colour: ColourDescription
+        var filters: PictureFilters
 
         init(_ frame: VideoFrame) {
             (width, height, sampleAspect, orientation, colour) = (frame.width, frame.height, frame.sampleAspect, frame.orientation, frame.colour)
+            filters = frame.filters
         }
 
         var description: String {
@@ -45,6 +47,7 @@ final class PresenterStage: EngineStage {
             if abs(sampleAspect - 1) > 0.001 { parts.append("pixel aspect \((sampleAspect * 1000).rounded() / 1000)") }
             parts.append(orientation.description)
             parts.append(colour.applied(width: width, height: height))
+            if !filters.isNone { parts.append(filters.description) }
             return parts.joined(separator: ", ")
         }
     }

@@ -158,6 +158,7 @@ final class SourceStage: EngineStage {
                 let configuration = engine.configuration
                 let source = try ItemSource(item: current, audioFormat: configuration.audioOutput?.format,
                                             videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
+                                            deinterlacing: configuration.deinterlacing,
                                             onSoftwareFallback: { [unowned self] reason in
                     softwareFallback(current, reason: reason, atOpen: opening)
                 })
