@@ -74,28 +74,41 @@ public final class Demuxer {
     /// the keyframe before. Leaves the input at the keyframe found.
     public func seek(toShow time: MediaTime, stream: Int) throws(FFmpegError) {
         var limit = time
+        var back = Self.firstStepBack
         for _ in 0..<Self.maximumStepsBack {
             try seek(to: limit)
-            guard let first = try firstPacket(of: stream), first.pts.isValid, first.pts > time else { break }
-            // Index entries are placed by decode time: step to before this keyframe's.
-            let placed = first.dts.isValid ? min(first.dts, first.pts) : first.pts
-            let earlier = placed - MediaTime(value: 1, timescale: 1_000_000)
-            guard earlier < limit else { break }
-            limit = earlier
+            guard let landed = try firstKeyframe(of: stream, before: time), landed.keyframe == nil else { break }
+            // An index places a keyframe by decode time: just before the one
+            // found is the keyframe before. A container without an index
+            // (MPEG-TS) is searched by timestamp, lands anywhere, and goes
+            // back by a growing distance instead.
+            limit = min(landed.first - MediaTime(value: 1, timescale: 1_000_000), limit - back)
+            back = back + back
         }
         try seek(to: limit)
     }
 
-    /// Keyframes stepped back over by `seek(toShow:stream:)` at most: one is
-    /// enough for an open GOP; more would decode seconds for one frame.
-    static let maximumStepsBack = 3
+    /// How far back a seek that landed after its frame goes first, doubling
+    /// each time up to `maximumStepsBack` times (7.5 s in all): one keyframe
+    /// is enough for an open GOP; more would decode seconds for one frame.
+    static let firstStepBack = MediaTime(value: 1, timescale: 2)
+    static let maximumStepsBack = 4
 
-    /// The first packet of `stream` from here, reading past the others.
-    private func firstPacket(of stream: Int) throws(FFmpegError) -> Packet? {
+    /// Reads on from here to the first keyframe of `stream`: its pts when
+    /// it is displayed by `time`, nil when it is not (or a packet decoded
+    /// after `time` comes first), with where the first packet of `stream`
+    /// read was placed. Nil for no packet of `stream` at all.
+    private func firstKeyframe(of stream: Int, before time: MediaTime) throws(FFmpegError)
+        -> (first: MediaTime, keyframe: MediaTime?)? {
+        var first: MediaTime?
         while let packet = try read() {
-            if packet.streamIndex == stream { return packet }
+            guard packet.streamIndex == stream, packet.pts.isValid else { continue }
+            let placed = packet.dts.isValid ? min(packet.dts, packet.pts) : packet.pts
+            if first == nil { first = placed }
+            if packet.isKeyframe { return (first ?? placed, packet.pts <= time ? packet.pts : nil) }
+            if placed > time { return (first ?? placed, nil) }
         }
-        return nil
+        return first.map { ($0, nil) }
     }
 
     /// Cancels a blocking read from another thread; later reads fail at once.

@@ -73,7 +73,7 @@ enum TrackProbe {
         return AudioTrackFormat(
             sampleRate: Int(parameters.sample_rate),
             channels: Int(parameters.ch_layout.nb_channels),
-            channelLayout: described ? String(cString: buffer) : nil,
+            channelLayout: described ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil,
             sampleFormat: sampleFormat)
     }
 }
