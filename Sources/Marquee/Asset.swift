@@ -19,6 +19,13 @@ public final class Asset: Sendable {
         self.timeout = timeout
     }
 
+    /// Read over a network (a URL whose scheme is not `file`): such a source
+    /// can go away and come back, and is waited for rather than given up.
+    public var isNetworkSource: Bool {
+        guard let scheme = source.range(of: "://").map({ source[..<$0.lowerBound].lowercased() }) else { return false }
+        return !scheme.isEmpty && scheme != "file"
+    }
+
     public convenience init(url: URL, timeout: Double = 10) {
         self.init(source: url.isFileURL ? url.path : url.absoluteString, timeout: timeout)
     }

@@ -363,7 +363,7 @@ private let expectedByMode: [(MediaTime.Rounding, [Int64])] = [
     #expect(MediaTime(seconds: .infinity, preferredTimescale: 600).kind == .positiveInfinity)
     #expect(MediaTime(seconds: -.infinity, preferredTimescale: 600).kind == .negativeInfinity)
     #expect(MediaTime(seconds: 1, preferredTimescale: 0).kind == .invalid)
-    #expect(MediaTime(seconds: 5e-324, preferredTimescale: 600).value == 0)
+    #expect(MediaTime(seconds: Double.leastNonzeroMagnitude, preferredTimescale: 600).value == 0)
 }
 
 @Test func secondsTooLargeForTimescaleHalveItThenBecomeInfinite() {

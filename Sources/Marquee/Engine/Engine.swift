@@ -25,6 +25,10 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var keepsPresentationLog: Bool
     /// What plays between two playlist items (not between loop passes of one).
     public var betweenItems: PauseBetweenItems = .cut
+    /// When a network item that went away is tried again.
+    public var retry = RetrySchedule()
+    /// Whether a playlist moves on from an unavailable network item or waits for it.
+    public var onUnavailable: UnavailablePolicy = .skip
 
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),
                 untimed: Bool = false, videoThreads: Int = 0, hardwareDecoding: HardwareDecoding = HardwareDecoding(),

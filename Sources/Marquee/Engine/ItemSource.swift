@@ -79,7 +79,8 @@ final class ItemSource {
     /// Starts a segment at item time `itemStart` placed at `timelineStart`.
     /// With `exact`, frames before `itemStart` are decoded but not shown;
     /// otherwise playback starts at the keyframe at or before it.
-    func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, exact: Bool) throws -> Segment {
+    /// `pass` numbers the segment (a source reopened after an outage goes on with its pass).
+    func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, pass: Int = 0, exact: Bool) throws -> Segment {
         let absolute = itemStart + media.startTime
         if itemStart > .zero || !segments.isEmpty {
             if exact, let video {
@@ -99,7 +100,7 @@ final class ItemSource {
         audioFedThrough = nil
         let origin = absolute + passOffset
         discardBefore = exact && itemStart > .zero ? origin : nil
-        let segment = Segment(id: segmentID, item: item, pass: 0, timelineStart: timelineStart, itemStart: itemStart,
+        let segment = Segment(id: segmentID, item: item, pass: pass, timelineStart: timelineStart, itemStart: itemStart,
                               ptsOrigin: origin, hasVideo: hasVideo, hasAudio: hasAudio)
         segments.append(segment)
         return segment
@@ -128,6 +129,24 @@ final class ItemSource {
     var timelineEnd: Double? {
         guard let last = segments.last, passEnd.isNumeric else { return nil }
         return last.timeline(ofPts: passEnd)
+    }
+
+    /// Item time through which this pass was read; nil before its first packet.
+    var readThrough: MediaTime? {
+        guard let last = segments.last, passEnd.isNumeric else { return nil }
+        return last.itemTime(ofPts: passEnd)
+    }
+
+    /// A stream without a length: what ends it is a lost connection, not its end.
+    var isLive: Bool { !media.duration.isNumeric || media.duration <= .zero }
+
+    /// At the end of a pass: it ended more than a second before the
+    /// container's length (a VOD stream whose server went away: libavformat's
+    /// HLS reader skips segments it cannot fetch and then reports the end),
+    /// or it is live, or nothing was read at all.
+    var endedEarly: Bool {
+        guard !isLive, let read = readThrough else { return true }
+        return (media.duration - read).seconds > 1
     }
 
     enum Output {

@@ -69,6 +69,10 @@ public final class PlaybackStats: Sendable {
         /// Sample frames of silence written where an audio stream left the
         /// timeline empty (a late start, a hole, an early end).
         public var audioFramesPadded = 0
+        /// Times a network item went away and was waited for, and the
+        /// attempts made to open it again (the successful ones included).
+        public var sourceOutages = 0
+        public var sourceRetries = 0
         /// How the picture on screen is read and shown: size, pixel aspect,
         /// orientation, colour ("720x480, pixel aspect 8:9, upright, limited BT.601").
         public var picture: String?

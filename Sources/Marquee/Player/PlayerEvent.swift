@@ -14,6 +14,14 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     case timeJumped(PlayerItem, to: MediaTime)
     /// The pipeline ran out of data while playing (network, slow decode).
     case playbackStalled(PlayerItem)
+    /// A network item went away (it could not be opened, a read failed,
+    /// or it ended early): `reason` is one line, and the player tries it
+    /// again in `retryIn` seconds, then on its retry schedule, with the last
+    /// frame up. Posted once an outage, not at each attempt.
+    case sourceLost(PlayerItem, reason: String, retryIn: Double)
+    /// The item is back after `seconds` and `attempts` tries; playback goes
+    /// on where it was lost (a live stream at its live edge).
+    case sourceRestored(PlayerItem, seconds: Double, attempts: Int)
     case rateChanged(Double)
     /// The video output refused a frame (the display went away, a commit
     /// failed); the last good frame stays up and playback goes on.
@@ -40,6 +48,8 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .failedToPlayToEnd(let item, let error): "failed to play to end \(item): \(error)"
         case .timeJumped(let item, let time): "time jumped \(item) to \(time.seconds) s"
         case .playbackStalled(let item): "playback stalled \(item)"
+        case .sourceLost(let item, let reason, let retryIn): "source lost \(item): \(reason), retry in \(retryIn) s"
+        case .sourceRestored(let item, let seconds, let attempts): "source back \(item) after \(seconds) s, \(attempts) attempts"
         case .rateChanged(let rate): "rate \(rate)"
         case .playbackFinished: "playback finished"
         case .timeControlStatusChanged(let status, let reason): "time control \(status.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "")"

@@ -166,6 +166,8 @@ extension MarqueeConfiguration.Playback {
                          at: given.location)
         }
         reader.read(&onError, "on_error")
+        reader.read(&onUnavailable, "on_unavailable")
+        reader.read(&retryMax, "retry_max", in: 1...3600, unit: " s")
         reader.read(&keepOpen, "keep_open")
         reader.finish()
     }

@@ -72,6 +72,11 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// How long `betweenItems` lasts, milliseconds (0 = a seamless cut).
         public var betweenItemsMs = 0
         public var onError = OnError.skip
+        /// A network item that cannot be reached: move on and try it next
+        /// time round, or wait for it (a show with nothing else always waits).
+        public var onUnavailable = UnavailablePolicy.skip
+        /// The longest wait between two attempts to reach it, seconds (from 1 s, doubling).
+        public var retryMax = 30.0
         /// At the end of the playlist, keep the last frame up and the player
         /// running (its controls too) instead of exiting.
         public var keepOpen = false

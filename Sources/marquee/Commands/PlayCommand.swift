@@ -159,7 +159,8 @@ struct PlayCommand: Subcommand {
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
                                     configPath: settings.path, overrides: settings.overrides)
         let session = PlaySession(player: player, keepsOpen: keepOpen,
-                                  reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug)
+                                  reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug,
+                                  retryCap: configuration.retry.cap)
         let events = player.events()
         player.defaultRate = rate
         player.play()
@@ -211,6 +212,8 @@ struct PlayCommand: Subcommand {
                                                 keepsPresentationLog: presentationLogPath != nil)
         configuration.betweenItems = settings.betweenItems(background: kms.background)
         configuration.deinterlacing = deinterlacing
+        configuration.onUnavailable = settings.configuration.playback.onUnavailable
+        configuration.retry = RetrySchedule(cap: settings.configuration.playback.retryMax)
         return configuration
     }
 

@@ -3,6 +3,7 @@ import Marquee
 import Synchronization
 
 /// Follows a playing player's events: reports failed items in one line each,
+/// a network source lost and back in one line each,
 /// samples resources, and returns when playback is over (unless it keeps
 /// open: then the last frame stays up until a signal or `quit`) or a signal
 /// asks to stop. A broken item in a looping playlist fails on every pass:
@@ -14,6 +15,8 @@ final class PlaySession: Sendable {
     /// with `--hwdec auto` software is an expected outcome (a debug line);
     /// with `--hwdec vaapi` it is not.
     let reportsSetUpFallbacks: Bool
+    /// The longest wait between attempts to reach a lost source, for its line.
+    let retryCap: Double
     private let failed = Mutex<Int>(0)
     private let reported = Mutex<Set<String>>([])
     /// Memory and descriptors every `resourceSampleInterval` item ends, for `--stats`.
@@ -27,8 +30,9 @@ final class PlaySession: Sendable {
 
     var resourceSamples: [ResourceSample] { samples.withLock { $0 } }
 
-    init(player: QueuePlayer, keepsOpen: Bool, reportsSetUpFallbacks: Bool) {
+    init(player: QueuePlayer, keepsOpen: Bool, reportsSetUpFallbacks: Bool, retryCap: Double) {
         self.player = player
+        self.retryCap = retryCap
         self.keepsOpen = keepsOpen
         self.reportsSetUpFallbacks = reportsSetUpFallbacks
     }
@@ -47,6 +51,11 @@ final class PlaySession: Sendable {
                         reportOnce(item.error.map { "\($0)" } ?? "\(item): cannot be played")
                     case .failedToPlayToEnd(_, let error):
                         reportOnce("\(error)")
+                    case .sourceLost(let item, let reason, let retryIn):
+                        Diagnostics.error(String(format: "%@: lost (%@); the last frame stays up, trying again in %.1f s, then up to every %.0f s",
+                                                 item.asset.source, reason, retryIn, retryCap))
+                    case .sourceRestored(let item, let seconds, let attempts):
+                        Diagnostics.error(String(format: "%@: back after %.1f s (%d attempts)", item.asset.source, seconds, attempts))
                     case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
                     case .videoDecodingFellBack(let item, let reason, let atSetUp) where reportsSetUpFallbacks || !atSetUp:

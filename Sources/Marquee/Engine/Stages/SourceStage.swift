@@ -29,6 +29,11 @@ final class SourceStage: EngineStage {
 
     /// Decoded output (and the end markers) in order, not yet in their queues.
     private var pending: [Pending] = []
+    /// A network item that went away, waited for on the retry schedule.
+    private var outage: SourceOutage?
+    /// Set by `openPlayable` when it gave up on a network item the show waits for.
+    private var unavailable: (item: PlayerItem, reason: String)?
+    private var random = SystemRandomNumberGenerator()
 
     init(engine: Engine) {
         self.engine = engine
@@ -55,7 +60,8 @@ final class SourceStage: EngineStage {
             return .stop
         case .start(let request):
             clearPending()
-            start(request)
+            outage = nil
+            start(request, now: now)
             return .now
         case .run(let current):
             guard current == serial else {
@@ -64,45 +70,65 @@ final class SourceStage: EngineStage {
             }
         }
         guard flushPending() else { return .signal }
+        if let outage { return retry(outage, now: now) }
         guard let reading = source else { return .signal }
-        read(reading)
+        read(reading, now: now)
         return flushPending() ? .now : .signal
     }
 
-    private func start(_ request: StartRequest) {
+    private func start(_ request: StartRequest, now: HostTime) {
         serial = request.serial
         segmentID += 1
         if source?.item !== request.item { source = nil }
         source = openPlayable(startingWith: request.item, reusing: source)
-        guard let current = source else { return endOfPlayback() }
+        guard let current = source else {
+            if let (item, reason) = unavailable {
+                beginOutage(item, resume: item === request.item && request.time > .zero ? request.time : nil,
+                            timelineStart: request.timelineStart, reason: reason, now: now)
+            } else {
+                endOfPlayback()
+            }
+            return
+        }
+        let time = current.item === request.item ? request.time : .zero
         do {
-            let time = current.item === request.item ? request.time : .zero
             _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact)
         } catch {
-            fail(current.item, error)
             source = nil
-            endOfPlayback()
+            if waitsFor(current.item) {
+                beginOutage(current.item, resume: time > .zero ? time : nil, timelineStart: request.timelineStart,
+                            reason: "\(error)", now: now)
+            } else {
+                fail(current.item, error)
+                endOfPlayback()
+            }
         }
     }
 
     /// One packet, or the move to what follows at the end of a pass.
-    private func read(_ reading: ItemSource) {
+    private func read(_ reading: ItemSource, now: HostTime) {
         do {
             if try reading.step(serial: serial, emit: { pending.append(.decoded($0)) }) { return }
+            if reading.endedEarly, waitsFor(reading.item) {
+                let reason = reading.isLive ? "the stream ended"
+                    : String(format: "the stream ended at %.1f s of %.1f s", reading.readThrough?.seconds ?? 0, reading.media.duration.seconds)
+                return lose(reading, reason: reason, now: now)
+            }
             segmentID += 1
-            source = try nextAfterPass(of: reading)
+            source = try nextAfterPass(of: reading, now: now)
         } catch {
+            if waitsFor(reading.item) { return lose(reading, reason: "\(error)", now: now) }
             engine.post(.failedToPlayToEnd(reading.item, error))
             engine.stats.update { $0.decodeErrors += 1 }
             segmentID += 1
-            source = next(after: reading, timelineStart: reading.timelineEnd ?? engine.state.withLock { $0.timeline })
+            source = next(after: reading, timelineStart: reading.timelineEnd ?? engine.state.withLock { $0.timeline }, now: now)
         }
-        if source == nil { endOfPlayback(at: reading.timelineEnd) }
+        if source == nil, outage == nil { endOfPlayback(at: reading.timelineEnd) }
     }
 
     /// At the end of a pass: loop the same item without a flush, or drain and
     /// move to the next item, placed right after this one on the timeline.
-    private func nextAfterPass(of source: ItemSource) throws -> ItemSource? {
+    private func nextAfterPass(of source: ItemSource, now: HostTime) throws -> ItemSource? {
         if successor(of: source.item, pass: source.pass) === source.item {
             step(from: source.item, to: source.item)
             _ = try source.startNextPass(segmentID: segmentID)
@@ -117,12 +143,15 @@ final class SourceStage: EngineStage {
                              serial: serial, emit: { pending.append(.decoded($0)) })
             end += between.seconds
         }
-        return next(after: source, timelineStart: end)
+        return next(after: source, timelineStart: end, now: now)
     }
 
-    private func next(after source: ItemSource, timelineStart: Double) -> ItemSource? {
+    private func next(after source: ItemSource, timelineStart: Double, now: HostTime) -> ItemSource? {
         guard let following = successor(of: source.item, pass: source.pass) else { return nil }
         guard let opened = openPlayable(startingWith: following, reusing: following === source.item ? source : nil) else {
+            if let (item, reason) = unavailable {
+                beginOutage(item, resume: nil, timelineStart: timelineStart, previous: source.item, reason: reason, now: now)
+            }
             return nil
         }
         step(from: source.item, to: opened.item)
@@ -144,36 +173,58 @@ final class SourceStage: EngineStage {
     }
 
     /// Opens `item`, or the first item after it that opens: a broken item is
-    /// marked failed, reported, and skipped so the show goes on.
+    /// marked failed, reported, and skipped so the show goes on. A network
+    /// item the show waits for (see `waitsFor`) stops the search and is left
+    /// in `unavailable`, as is the first network item tried when none opens.
     private func openPlayable(startingWith item: PlayerItem, reusing existing: ItemSource?) -> ItemSource? {
+        unavailable = nil
         if let existing, existing.item === item { return existing }
         var candidate: PlayerItem? = item
         var tried: [ObjectIdentifier] = []
+        var firstUnavailable: (item: PlayerItem, reason: String)?
         let serial = serial
         while let current = candidate, !tried.contains(ObjectIdentifier(current)),
               engine.state.withLock({ $0.serial == serial && !$0.stopped }) {
             tried.append(ObjectIdentifier(current))
             do {
-                var opening = true
-                let configuration = engine.configuration
-                let source = try ItemSource(item: current, audioFormat: configuration.audioOutput?.format,
-                                            videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
-                                            deinterlacing: configuration.deinterlacing,
-                                            onSoftwareFallback: { [unowned self] reason in
-                    softwareFallback(current, reason: reason, atOpen: opening)
-                })
-                opening = false
-                engine.post(.itemStatusChanged(current, .readyToPlay))
-                engine.setStatus(.readyToPlay)
-                if let decoder = source.decoderName { engine.stats.update { $0.decoder = decoder } }
-                engine.stats.update { $0.hwdec = source.decoderKind?.rawValue }
-                return source
+                return try open(current)
             } catch {
+                if current.asset.isNetworkSource {
+                    if firstUnavailable == nil { firstUnavailable = (current, "\(error)") }
+                    if waitsFor(current) { break }
+                }
                 fail(current, error)
                 candidate = successor(of: current)
             }
         }
+        unavailable = firstUnavailable
         return nil
+    }
+
+    private func open(_ item: PlayerItem) throws -> ItemSource {
+        var opening = true
+        let configuration = engine.configuration
+        let source = try ItemSource(item: item, audioFormat: configuration.audioOutput?.format,
+                                    videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
+                                    deinterlacing: configuration.deinterlacing,
+                                    onSoftwareFallback: { [unowned self] reason in
+            softwareFallback(item, reason: reason, atOpen: opening)
+        })
+        opening = false
+        engine.post(.itemStatusChanged(item, .readyToPlay))
+        engine.setStatus(.readyToPlay)
+        if let decoder = source.decoderName { engine.stats.update { $0.decoder = decoder } }
+        engine.stats.update { $0.hwdec = source.decoderKind?.rawValue }
+        return source
+    }
+
+    /// Whether the show waits for `item` when it is unavailable rather than
+    /// moving on: a network item under `on_unavailable = "wait"`, or one with
+    /// nothing else in the queue to play.
+    private func waitsFor(_ item: PlayerItem) -> Bool {
+        guard item.asset.isNetworkSource else { return false }
+        if engine.configuration.onUnavailable == .wait { return true }
+        return engine.state.withLock { state in (state.queue.items + state.queue.played).allSatisfy { $0 === item } }
     }
 
     /// Video of `item` is decoded in software from now on: counted, and
@@ -191,6 +242,63 @@ final class SourceStage: EngineStage {
         item.markFailed(error)
         engine.state.withLock { $0.lastItemError = error }
         engine.post(.itemStatusChanged(item, .failed))
+    }
+
+    /// `reading` went away while playing: it is resumed where it was read
+    /// to, as the same segment (no seam, no pass counted), once it is back.
+    private func lose(_ reading: ItemSource, reason: String, now: HostTime) {
+        source = nil
+        // Frames and sound still inside the decoders were read before the loss: they play first.
+        _ = try? reading.drain(serial: serial, emit: { pending.append(.decoded($0)) })
+        beginOutage(reading.item, resume: reading.isLive ? nil : reading.readThrough, segment: reading.lastSegment,
+                    reason: reason, now: now)
+    }
+
+    /// Starts waiting for `item`: one event now, then attempts on the retry schedule.
+    /// - Parameters:
+    ///   - segment: the segment that was playing, which the resumed reading continues;
+    ///     nil for an item that never opened (a new segment at `timelineStart` or later).
+    ///   - previous: the item the show moves on from when this one opens.
+    private func beginOutage(_ item: PlayerItem, resume: MediaTime?, segment: Segment? = nil, timelineStart: Double? = nil,
+                             previous: PlayerItem? = nil, reason: String, now: HostTime) {
+        if segment == nil { segmentID += 1 }
+        let delay = retryDelay(beforeRetry: 1)
+        outage = SourceOutage(item: item, resume: resume, segmentID: segment?.id ?? segmentID, pass: segment?.pass ?? 0,
+                              timelineStart: segment == nil ? timelineStart : nil, previous: previous, since: now,
+                              reason: reason, retryAt: now + .nanoseconds(Int64(delay * 1e9)))
+        engine.stats.update { $0.sourceOutages += 1 }
+        engine.post(.sourceLost(item, reason: reason, retryIn: delay))
+    }
+
+    /// Tries the lost item again when its time has come: back, it goes on
+    /// where it was lost, placed at the clock's position (the timeline ran on
+    /// meanwhile); still gone, the next attempt is scheduled.
+    private func retry(_ waiting: SourceOutage, now: HostTime) -> StageWake {
+        guard now >= waiting.retryAt else { return .at(waiting.retryAt) }
+        var lost = waiting
+        lost.attempts += 1
+        engine.stats.update { $0.sourceRetries += 1 }
+        do {
+            let opened = try open(lost.item)
+            let planned = lost.timelineStart ?? -Double.infinity
+            let position = engine.clock.position(at: now, serial: serial) ?? engine.state.withLock { $0.timeline }
+            _ = try opened.start(at: lost.resume ?? .zero, timelineStart: max(planned, position), segmentID: lost.segmentID,
+                                 pass: lost.pass, exact: lost.resume != nil)
+            if let previous = lost.previous { step(from: previous, to: lost.item) }
+            source = opened
+            outage = nil
+            engine.post(.sourceRestored(lost.item, seconds: (now - lost.since).secondsDouble, attempts: lost.attempts))
+            return .now
+        } catch {
+            let delay = retryDelay(beforeRetry: lost.attempts + 1)
+            lost.retryAt = now + .nanoseconds(Int64(delay * 1e9))
+            outage = lost
+            return .at(lost.retryAt)
+        }
+    }
+
+    private func retryDelay(beforeRetry attempt: Int) -> Double {
+        engine.configuration.retry.delay(beforeRetry: attempt, unit: Double.random(in: -1...1, using: &random))
     }
 
     /// Moves pending output into the queues, each queue's entries in order.

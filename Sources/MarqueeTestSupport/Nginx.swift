@@ -1,0 +1,122 @@
+import Foundation
+
+/// Debian's nginx, run by a test on a loopback port with a configuration of
+/// its own (no root, no system files): serves a folder, can be stopped and
+/// started again on the same port, or switched to answering every request
+/// with one status. Its access log has one line per request:
+/// `SECONDS STATUS URI` (the time with milliseconds).
+public final class Nginx {
+    public let port: UInt16
+    public let root: String
+    public let directory: String
+    private var process: Process?
+
+    /// - Parameter root: the folder served at `/`.
+    public init(root: String) throws {
+        self.root = root
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-nginx-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        port = try Self.freePort()
+    }
+
+    deinit { stop() }
+
+    public var accessLog: String { "\(directory)/access.log" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    /// Starts serving; with `status`, every request is answered with it instead.
+    public func start(answering status: Int? = nil) throws {
+        stop()
+        let answer = status.map { "return \($0);" } ?? ""
+        let configuration = """
+            worker_processes 1;
+            daemon off;
+            pid \(directory)/nginx.pid;
+            error_log \(directory)/error.log;
+            events { worker_connections 64; }
+            http {
+              log_format timed '$msec $status $uri';
+              access_log \(directory)/access.log timed;
+              client_body_temp_path \(directory)/body;
+              proxy_temp_path \(directory)/proxy;
+              fastcgi_temp_path \(directory)/fastcgi;
+              uwsgi_temp_path \(directory)/uwsgi;
+              scgi_temp_path \(directory)/scgi;
+              types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4; }
+              server { listen 127.0.0.1:\(port); root \(root); \(answer) }
+            }
+            """
+        let path = "\(directory)/nginx.conf"
+        try configuration.write(toFile: path, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = ["-c", path, "-p", directory]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        try waitUntilListening()
+    }
+
+    /// Stops serving (connections are refused until `start`).
+    public func stop() {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Access log entries: when (seconds since 1970), status and path.
+    public func requests() -> [(time: Double, status: Int, path: String)] {
+        let text = (try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let time = Double(fields[0]), let status = Int(fields[1]) else { return nil }
+            return (time, status, String(fields[2]))
+        }
+    }
+
+    private func waitUntilListening() throws {
+        for _ in 0..<200 {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = Self.loopback(port: port)
+            let connected = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            if connected { return }
+            usleep(10_000)
+        }
+        throw CommandError.notFound("nginx listening on port \(port) (see \(directory)/error.log)")
+    }
+
+    private static func binary() throws -> String {
+        for path in ["/usr/sbin/nginx", "/usr/bin/nginx"] where FileManager.default.isExecutableFile(atPath: path) { return path }
+        throw CommandError.notFound("nginx (apt-get install nginx-light)")
+    }
+
+    private static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+
+    /// A port the kernel had free a moment ago.
+    private static func freePort() throws -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import MarqueeTestSupport
+import Testing
+
+/// Issue 17: network sources that come and go, served by a real nginx on
+/// loopback. Serialized: each test runs a player in real time for most of a minute.
+@Suite(.serialized) struct NetworkSourceTests {
+    /// A 40 s VOD HLS stream of 2 s segments, made by ffmpeg's HLS muxer.
+    static func vod() throws -> String {
+        let folder = Fixtures.directory.appendingPathComponent("hls-vod-40s").path
+        let playlist = "\(folder)/vod.m3u8"
+        if FileManager.default.fileExists(atPath: playlist) { return folder }
+        let partial = folder + "-partial"
+        try? FileManager.default.removeItem(atPath: partial)
+        try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
+        let result = try Command.run("ffmpeg", [
+            "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x96:rate=25:duration=40",
+            "-f", "lavfi", "-i", "sine=f=440:d=40", "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+            "-hls_segment_filename", "\(partial)/vod%03d.ts", "\(partial)/vod.m3u8",
+        ])
+        guard result.status == 0 else { throw CommandError.failed("ffmpeg hls", result) }
+        try FileManager.default.moveItem(atPath: partial, toPath: folder)
+        return folder
+    }
+
+    /// The server goes away for 20 s, then answers 503 for 16 s: the player
+    /// says once that the source is lost and once that it is back, each
+    /// time; holds the last frame without spinning; resumes where it was
+    /// lost, counting no loop pass; and its attempts in the access log
+    /// follow the back-off schedule (1, 2, 4 s, then the 4 s cap this test
+    /// sets; each within 10 %).
+    @Test func aServerThatGoesAwayIsWaitedForWithBackOffAndResumedWhereItWasLost() throws {
+        let nginx = try Nginx(root: try Self.vod())
+        try nginx.start()
+        let folder = nginx.directory
+        // Attempts 1, 2, 4, 4... s apart, so a 20 s outage ends within seconds of the server's return.
+        try "[playback]\nretry_max = 4\n".write(toFile: "\(folder)/marquee.toml", atomically: true, encoding: .utf8)
+        let player = try BackgroundMarquee(["play", nginx.url("vod.m3u8"), "--config", "\(folder)/marquee.toml",
+                                            "--loop", "item", "--video-out", "null",
+                                            "--audio-out", "null", "--stats", "\(folder)/stats.json",
+                                            "--presentation-log", "\(folder)/presented.jsonl"])
+        Thread.sleep(forTimeInterval: 5)
+        nginx.stop()
+        Thread.sleep(forTimeInterval: 4)
+        let waitingFrom = player.cpuSeconds()
+        Thread.sleep(forTimeInterval: 14)
+        let waitingCPU = (player.cpuSeconds() - waitingFrom) / 14
+        Thread.sleep(forTimeInterval: 2)
+        try nginx.start()
+        Thread.sleep(forTimeInterval: 6)
+        let outageStart = Date().timeIntervalSince1970
+        try nginx.start(answering: 503)
+        Thread.sleep(forTimeInterval: 16)
+        try nginx.start()
+        Thread.sleep(forTimeInterval: 6)
+        let result = player.stop()
+
+        let lines = result.stderr.split(separator: "\n")
+        print("stderr:\n\(result.stderr)\nCPU while waiting: \(waitingCPU * 100) % of a core")
+        #expect(lines.filter { $0.contains(": lost (") }.count == 2, "one lost line an outage")
+        #expect(lines.filter { $0.contains(": back after") }.count == 2, "one back line an outage")
+        #expect(waitingCPU < 0.2, "the player used \(waitingCPU * 100) % of a core while the server was down")
+
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/stats.json"))) as? [String: Any]
+        #expect((stats?["seams"] as? [Any])?.count == 0, "a failed attempt was counted as a loop pass")
+        #expect(stats?["sourceOutages"] as? Int == 2)
+
+        // Resumed where it was lost: across each long hold, item time goes on by a frame.
+        let presented = try String(contentsOfFile: "\(folder)/presented.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let frames = presented.compactMap { record -> (pts: Double, display: Double, pass: Int)? in
+            guard let pts = record["pts"] as? Double, let display = record["displayTime"] as? Double else { return nil }
+            return (pts, display, record["pass"] as? Int ?? 0)
+        }
+        let holds = zip(frames, frames.dropFirst()).filter { $1.display - $0.display > 1 }
+        #expect(holds.count == 2, "expected two long holds, one an outage: \(holds.map { ($0.0.pts, $0.1.pts) })")
+        for (before, after) in holds {
+            #expect(after.pass == before.pass)
+            #expect(after.pts > before.pts && after.pts - before.pts < 0.2,
+                    "resumed at \(after.pts) s after losing the stream at \(before.pts) s")
+        }
+
+        // The 503s: attempts (playlist requests refused) 1, 2, 4, 4 s after the loss and each other.
+        let refused = nginx.requests().filter { $0.time >= outageStart && $0.status == 503 }
+        let attempts = refused.filter { $0.path.hasSuffix(".m3u8") }
+        // The loss: libavformat's HLS reader asked for the segments left, each refused, then ended.
+        let lost = try #require(refused.last { $0.path.hasSuffix(".ts") && $0.time < (attempts.first?.time ?? .infinity) })
+        let gaps = zip([lost] + attempts, attempts).map { $1.time - $0.time }
+        print("attempts \(gaps.map { String(format: "%.2f", $0) }) s apart")
+        #expect(gaps.count >= 4, "only \(attempts.count) attempts while the server answered 503")
+        for (index, gap) in gaps.prefix(5).enumerated() {
+            let planned = min(pow(2, Double(index)), 4)
+            #expect(gap >= planned * 0.9 - 0.05 && gap <= planned * 1.1 + 0.5,
+                    "attempt \(index + 1) came \(gap) s after \(index == 0 ? "the loss" : "the one before"), planned \(planned) s")
+        }
+    }
+}
+
+/// The real `marquee` running in the background, its output collected, stopped with SIGINT.
+final class BackgroundMarquee {
+    private let process = Process()
+    private let output: String
+    private let errors: String
+
+    init(_ arguments: [String]) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-run-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        output = "\(folder)/stdout"
+        errors = "\(folder)/stderr"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        process.executableURL = URL(fileURLWithPath: MarqueeExecutable.path)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        try process.run()
+    }
+
+    /// User plus system CPU seconds the process has used (from /proc).
+    func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 of the line; 12 and 13 after the name.
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    func stop() -> (status: Int32, stdout: String, stderr: String) {
+        if process.isRunning { process.interrupt() }
+        process.waitUntilExit()
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        return (process.terminationStatus, read(output), read(errors))
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
