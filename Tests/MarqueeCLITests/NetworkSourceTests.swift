@@ -95,6 +95,52 @@ import Testing
                     "attempt \(index + 1) came \(gap) s after \(index == 0 ? "the loss" : "the one before"), planned \(planned) s")
         }
     }
+
+    /// Bad network input: a refused connection, a 404, a playlist that is
+    /// not HLS and a stream of garbage. Beside a good file, each is one line
+    /// naming it and the file plays; alone, one is waited for with one line
+    /// and no spinning.
+    @Test func badNetworkInputIsOneLineEachAndTheShowGoesOn() throws {
+        let www = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-bad-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
+        try "#EXTM3U\nthis is not a playlist\n".write(toFile: "\(www)/text.m3u8", atomically: true, encoding: .utf8)
+        var generator = SeededGenerator(seed: 17)
+        try Data((0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: "\(www)/garbage.ts"))
+        let nginx = try Nginx(root: www)
+        try nginx.start()
+        let refused = "http://127.0.0.1:\(try Self.closedPort())/live.m3u8"
+        let bad = [refused, nginx.url("missing.m3u8"), nginx.url("text.m3u8"), nginx.url("garbage.ts")]
+        let good = try Fixtures.path(Fixtures.indexed(seconds: 1, fps: 25))
+        let result = try MarqueeExecutable.run(["play"] + bad + [good, "--video-out", "null", "--audio-out", "null", "--untimed",
+                                                                  "--stats", "\(www)/stats.json"], timeout: 60)
+        print(result.stderr)
+        #expect(!result.timedOut)
+        let lines = result.stderr.split(separator: "\n")
+        for url in bad {
+            #expect(lines.filter { $0.hasPrefix("marquee: \(url):") }.count == 1, "\(url): \(lines)")
+        }
+        #expect(lines.count == bad.count, "one line each, nothing else: \(lines)")
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(www)/stats.json"))) as? [String: Any]
+        #expect(stats?["framesPresented"] as? Int == 25, "the good file after them played")
+
+        for url in bad {
+            let alone = try BackgroundMarquee(["play", url, "--video-out", "null", "--audio-out", "null"])
+            Thread.sleep(forTimeInterval: 1)
+            let from = alone.cpuSeconds()
+            Thread.sleep(forTimeInterval: 6)
+            let cpu = (alone.cpuSeconds() - from) / 6
+            let waited = alone.stop()
+            let said = waited.stderr.split(separator: "\n")
+            #expect(said.count == 1 && said.first?.hasPrefix("marquee: \(url): lost (") == true, "\(url) alone: \(said)")
+            #expect(cpu < 0.2, "\(url) alone: \(cpu * 100) % of a core while waiting")
+        }
+    }
+
+    /// A loopback port nothing listens on (bound, then closed).
+    static func closedPort() throws -> UInt16 {
+        let nginx = try Nginx(root: "/nonexistent")
+        return nginx.port
+    }
 }
 
 /// The real `marquee` running in the background, its output collected, stopped with SIGINT.

@@ -52,7 +52,7 @@ final class PlaySession: Sendable {
                     case .failedToPlayToEnd(_, let error):
                         reportOnce("\(error)")
                     case .sourceLost(let item, let reason, let retryIn):
-                        Diagnostics.error(String(format: "%@: lost (%@); the last frame stays up, trying again in %.1f s, then up to every %.0f s",
+                        Diagnostics.error(String(format: "%@: lost (%@); trying again in %.1f s, then up to every %.0f s",
                                                  item.asset.source, reason, retryIn, retryCap))
                     case .sourceRestored(let item, let seconds, let attempts):
                         Diagnostics.error(String(format: "%@: back after %.1f s (%d attempts)", item.asset.source, seconds, attempts))

@@ -97,7 +97,7 @@ final class SourceStage: EngineStage {
             source = nil
             if waitsFor(current.item) {
                 beginOutage(current.item, resume: time > .zero ? time : nil, timelineStart: request.timelineStart,
-                            reason: "\(error)", now: now)
+                            reason: Self.reason(error, current.item), now: now)
             } else {
                 fail(current.item, error)
                 endOfPlayback()
@@ -117,7 +117,7 @@ final class SourceStage: EngineStage {
             segmentID += 1
             source = try nextAfterPass(of: reading, now: now)
         } catch {
-            if waitsFor(reading.item) { return lose(reading, reason: "\(error)", now: now) }
+            if waitsFor(reading.item) { return lose(reading, reason: Self.reason(error, reading.item), now: now) }
             engine.post(.failedToPlayToEnd(reading.item, error))
             engine.stats.update { $0.decodeErrors += 1 }
             segmentID += 1
@@ -190,7 +190,7 @@ final class SourceStage: EngineStage {
                 return try open(current)
             } catch {
                 if current.asset.isNetworkSource {
-                    if firstUnavailable == nil { firstUnavailable = (current, "\(error)") }
+                    if firstUnavailable == nil { firstUnavailable = (current, Self.reason(error, current)) }
                     if waitsFor(current) { break }
                 }
                 fail(current, error)
@@ -295,6 +295,13 @@ final class SourceStage: EngineStage {
             outage = lost
             return .at(lost.retryAt)
         }
+    }
+
+    /// `error` without the source it names first (the event names the item).
+    private static func reason(_ error: any Error, _ item: PlayerItem) -> String {
+        let text = "\(error)"
+        let prefix = item.asset.source + ": "
+        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 
     private func retryDelay(beforeRetry attempt: Int) -> Double {
