@@ -16,8 +16,9 @@ public final class Demuxer {
     /// - Parameter headerWillDo: for a fast start, trust an MP4/MOV header
     ///   that describes every stream (see `FormatContext`); the playback path
     ///   uses it, and `readStreamInfo()` completes the picture on demand.
-    public init(source: String, openTimeout: Double = 10, headerWillDo: Bool = false) throws(FFmpegError) {
-        context = try FormatContext(source: source, timeout: openTimeout, headerWillDo: headerWillDo)
+    public init(source: String, openTimeout: Double = 10, headerWillDo: Bool = false,
+                network: NetworkOptions = NetworkOptions()) throws(FFmpegError) {
+        context = try FormatContext(source: source, timeout: openTimeout, headerWillDo: headerWillDo, network: network)
         media = MediaProber.describe(context)
     }
 

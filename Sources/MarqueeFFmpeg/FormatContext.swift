@@ -23,7 +23,9 @@ final class FormatContext {
     ///     every stream (100 ms for a 1080p H.264 keyframe), to
     ///     `readStreamInfo()`. Other containers, whose headers leave things
     ///     out, are probed as usual.
-    init(source: String, timeout: Double? = 10, headerWillDo: Bool = false) throws(FFmpegError) {
+    ///   - network: how a network source is opened (a live HLS stream's latency).
+    init(source: String, timeout: Double? = 10, headerWillDo: Bool = false,
+         network: NetworkOptions = NetworkOptions()) throws(FFmpegError) {
         self.timeout = timeout
         self.source = source
         deadline = IODeadline()
@@ -38,6 +40,9 @@ final class FormatContext {
         // Network sources: give up on a dead server rather than wait forever (microseconds).
         av_dict_set(&options, "rw_timeout", "\(Int((timeout ?? 30) * 1_000_000))", 0)
         av_dict_set(&options, "reconnect", "1", 0)
+        if let index = Self.liveStartIndex(source, timeout: timeout ?? 30, latency: network.liveLatency) {
+            av_dict_set(&options, "live_start_index", "\(index)", 0)
+        }
 
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context and sets it to NULL.
@@ -54,6 +59,34 @@ final class FormatContext {
             }
         }
         deadline.arm(seconds: nil)
+    }
+
+    /// Where a live HLS stream starts, read from its playlist (the first
+    /// variant's, for a multivariant one): libavformat counts in segments
+    /// (three from the end by default), the player in seconds. Nil for
+    /// anything else, or a playlist that cannot be read (opening it then
+    /// says why).
+    private static func liveStartIndex(_ source: String, timeout: Double, latency: Double) -> Int? {
+        guard source.looksLikeHLS, source.contains("://") else { return nil }
+        guard var playlist = (try? URLText.read(source, timeout: timeout)).flatMap(HLSPlaylist.init) else { return nil }
+        if case .multivariant(let variants) = playlist, let first = variants.first {
+            guard let media = (try? URLText.read(resolve(first, against: source), timeout: timeout)).flatMap(HLSPlaylist.init)
+            else { return nil }
+            playlist = media
+        }
+        return playlist.liveStartIndex(latency: latency)
+    }
+
+    /// A playlist's URI relative to the playlist's own URL.
+    private static func resolve(_ reference: String, against base: String) -> String {
+        if reference.contains("://") { return reference }
+        let path = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
+        if reference.hasPrefix("/"), let scheme = path.range(of: "://"),
+           let hostEnd = path[scheme.upperBound...].firstIndex(of: "/") {
+            return String(path[..<hostEnd]) + reference
+        }
+        guard let slash = path.lastIndex(of: "/") else { return reference }
+        return String(path[...slash]) + reference
     }
 
     /// Runs `avformat_find_stream_info` after an open that left it out.

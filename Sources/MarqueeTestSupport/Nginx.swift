@@ -4,30 +4,40 @@ import Foundation
 /// its own (no root, no system files): serves a folder, can be stopped and
 /// started again on the same port, or switched to answering every request
 /// with one status. Its access log has one line per request:
-/// `SECONDS STATUS URI` (the time with milliseconds).
+/// `SECONDS STATUS URI` (the time with milliseconds). With `tls` it serves
+/// HTTPS with a self-signed certificate that openssl makes for 127.0.0.1.
 public final class Nginx {
     public let port: UInt16
     public let root: String
     public let directory: String
+    public let tls: Bool
     private var process: Process?
 
     /// - Parameter root: the folder served at `/`.
-    public init(root: String) throws {
+    public init(root: String, tls: Bool = false) throws {
         self.root = root
+        self.tls = tls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-nginx-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Self.freePort()
+        if tls {
+            let made = try Command.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                                   "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                                                   "-keyout", "\(directory)/key.pem", "-out", "\(directory)/cert.pem"])
+            guard made.status == 0 else { throw CommandError.failed("openssl req", made) }
+        }
     }
 
     deinit { stop() }
 
     public var accessLog: String { "\(directory)/access.log" }
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+    public func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(port)/\(path)" }
 
     /// Starts serving; with `status`, every request is answered with it instead.
     public func start(answering status: Int? = nil) throws {
         stop()
         let answer = status.map { "return \($0);" } ?? ""
+        let certificate = tls ? "ssl_certificate \(directory)/cert.pem; ssl_certificate_key \(directory)/key.pem;" : ""
         let configuration = """
             worker_processes 1;
             daemon off;
@@ -43,7 +53,7 @@ public final class Nginx {
               uwsgi_temp_path \(directory)/uwsgi;
               scgi_temp_path \(directory)/scgi;
               types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4; }
-              server { listen 127.0.0.1:\(port); root \(root); \(answer) }
+              server { listen 127.0.0.1:\(port)\(tls ? " ssl" : ""); root \(root); \(certificate) \(answer) }
             }
             """
         let path = "\(directory)/nginx.conf"

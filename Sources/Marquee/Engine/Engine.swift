@@ -29,6 +29,8 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var retry = RetrySchedule()
     /// Whether a playlist moves on from an unavailable network item or waits for it.
     public var onUnavailable: UnavailablePolicy = .skip
+    /// How network sources are opened.
+    public var network = NetworkOptions()
 
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),
                 untimed: Bool = false, videoThreads: Int = 0, hardwareDecoding: HardwareDecoding = HardwareDecoding(),

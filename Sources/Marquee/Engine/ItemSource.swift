@@ -45,10 +45,10 @@ final class ItemSource {
     private var frameRate: Double
 
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
-         deinterlacing: Deinterlacing, onSoftwareFallback: @escaping (String) -> Void) throws {
+         deinterlacing: Deinterlacing, network: NetworkOptions, onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
         self.onSoftwareFallback = onSoftwareFallback
-        let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout, headerWillDo: true)
+        let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout, headerWillDo: true, network: network)
         self.demuxer = demuxer
         media = demuxer.media
         guard demuxer.media.isPlayable else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }

@@ -168,6 +168,7 @@ extension MarqueeConfiguration.Playback {
         reader.read(&onError, "on_error")
         reader.read(&onUnavailable, "on_unavailable")
         reader.read(&retryMax, "retry_max", in: 1...3600, unit: " s")
+        reader.read(&liveLatency, "live_latency", in: 0...600, unit: " s")
         reader.read(&keepOpen, "keep_open")
         reader.finish()
     }

@@ -32,7 +32,8 @@ extension MarqueeConfiguration {
             ("start", float(playback.start)), ("rate", float(playback.rate)),
             ("between_items", quote(playback.betweenItems.rawValue)), ("between_items_ms", String(playback.betweenItemsMs)),
             ("on_error", quote(playback.onError.rawValue)), ("on_unavailable", quote(playback.onUnavailable.rawValue)),
-            ("retry_max", float(playback.retryMax)), ("keep_open", String(playback.keepOpen)),
+            ("retry_max", float(playback.retryMax)),
+            ("live_latency", float(playback.liveLatency)), ("keep_open", String(playback.keepOpen)),
         ])
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
         for button in controls.gpio {

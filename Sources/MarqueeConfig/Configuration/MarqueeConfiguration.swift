@@ -77,6 +77,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var onUnavailable = UnavailablePolicy.skip
         /// The longest wait between two attempts to reach it, seconds (from 1 s, doubling).
         public var retryMax = 30.0
+        /// Seconds behind its newest segment a live HLS stream starts.
+        public var liveLatency = 6.0
         /// At the end of the playlist, keep the last frame up and the player
         /// running (its controls too) instead of exiting.
         public var keepOpen = false

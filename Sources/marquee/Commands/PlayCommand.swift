@@ -214,6 +214,7 @@ struct PlayCommand: Subcommand {
         configuration.deinterlacing = deinterlacing
         configuration.onUnavailable = settings.configuration.playback.onUnavailable
         configuration.retry = RetrySchedule(cap: settings.configuration.playback.retryMax)
+        configuration.network.liveLatency = settings.configuration.playback.liveLatency
         return configuration
     }
 

@@ -206,7 +206,7 @@ final class SourceStage: EngineStage {
         let configuration = engine.configuration
         let source = try ItemSource(item: item, audioFormat: configuration.audioOutput?.format,
                                     videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
-                                    deinterlacing: configuration.deinterlacing,
+                                    deinterlacing: configuration.deinterlacing, network: configuration.network,
                                     onSoftwareFallback: { [unowned self] reason in
             softwareFallback(item, reason: reason, atOpen: opening)
         })
