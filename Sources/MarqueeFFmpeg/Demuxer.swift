@@ -115,6 +115,12 @@ public final class Demuxer {
     /// Cancels a blocking read from another thread; later reads fail at once.
     public func interrupt() { context.deadline.cancel() }
 
+    /// Ends a blocking read from another thread (it fails), and makes every
+    /// I/O fail at once until `resumeReading`: a read-ahead thread is
+    /// stopped this way for a seek.
+    public func abortRead() { context.deadline.abort() }
+    public func resumeReading() { context.deadline.resume() }
+
     /// Where stream `index` ends as the container declares it (start time
     /// plus duration, an MP4 edit list included); nil when it does not say.
     /// The decoder may give more: an AAC stream's last frame is whole, padding and all.

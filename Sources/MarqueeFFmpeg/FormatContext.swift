@@ -40,7 +40,7 @@ final class FormatContext {
         // Network sources: give up on a dead server rather than wait forever (microseconds).
         av_dict_set(&options, "rw_timeout", "\(Int((timeout ?? 30) * 1_000_000))", 0)
         av_dict_set(&options, "reconnect", "1", 0)
-        if let index = Self.liveStartIndex(source, timeout: timeout ?? 30, latency: network.liveLatency) {
+        if let index = try Self.liveStartIndex(source, timeout: timeout ?? 30, latency: network.liveLatency) {
             av_dict_set(&options, "live_start_index", "\(index)", 0)
         }
 
@@ -64,11 +64,11 @@ final class FormatContext {
     /// Where a live HLS stream starts, read from its playlist (the first
     /// variant's, for a multivariant one): libavformat counts in segments
     /// (three from the end by default), the player in seconds. Nil for
-    /// anything else, or a playlist that cannot be read (opening it then
-    /// says why).
-    private static func liveStartIndex(_ source: String, timeout: Double, latency: Double) -> Int? {
+    /// anything else. A playlist that cannot be fetched fails the open
+    /// here, so an attempt is one request.
+    private static func liveStartIndex(_ source: String, timeout: Double, latency: Double) throws(FFmpegError) -> Int? {
         guard source.looksLikeHLS, source.contains("://") else { return nil }
-        guard var playlist = (try? URLText.read(source, timeout: timeout)).flatMap(HLSPlaylist.init) else { return nil }
+        guard var playlist = HLSPlaylist(try URLText.read(source, timeout: timeout)) else { return nil }
         if case .multivariant(let variants) = playlist, let first = variants.first {
             guard let media = (try? URLText.read(resolve(first, against: source), timeout: timeout)).flatMap(HLSPlaylist.init)
             else { return nil }

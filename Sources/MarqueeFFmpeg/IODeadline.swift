@@ -8,6 +8,7 @@ import Synchronization
 final class IODeadline: Sendable {
     private let deadlineNanos = Atomic<Int64>(.max)
     private let cancelled = Atomic<Bool>(false)
+    private let aborted = Atomic<Bool>(false)
 
     /// Arms the deadline `seconds` from now; nil disarms it.
     func arm(seconds: Double?) {
@@ -17,8 +18,13 @@ final class IODeadline: Sendable {
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
+    /// Like `cancel`, until `resume`: a read aborted for a seek.
+    func abort() { aborted.store(true, ordering: .relaxed) }
+    func resume() { aborted.store(false, ordering: .relaxed) }
+
     var shouldInterrupt: Bool {
-        cancelled.load(ordering: .relaxed) || Self.now() > deadlineNanos.load(ordering: .relaxed)
+        cancelled.load(ordering: .relaxed) || aborted.load(ordering: .relaxed)
+            || Self.now() > deadlineNanos.load(ordering: .relaxed)
     }
 
     /// The callback for AVFormatContext.interrupt_callback; `self` must outlive the context.

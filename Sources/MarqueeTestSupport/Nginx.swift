@@ -33,10 +33,11 @@ public final class Nginx {
     public var accessLog: String { "\(directory)/access.log" }
     public func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(port)/\(path)" }
 
-    /// Starts serving; with `status`, every request is answered with it instead.
-    public func start(answering status: Int? = nil) throws {
+    /// Starts serving; with `status`, every request is answered with it
+    /// instead; with `bytesPerSecond`, each response is sent no faster.
+    public func start(answering status: Int? = nil, bytesPerSecond: Int? = nil) throws {
         stop()
-        let answer = status.map { "return \($0);" } ?? ""
+        let answer = (status.map { "return \($0);" } ?? "") + (bytesPerSecond.map { " limit_rate \($0);" } ?? "")
         let certificate = tls ? "ssl_certificate \(directory)/cert.pem; ssl_certificate_key \(directory)/key.pem;" : ""
         let configuration = """
             worker_processes 1;

@@ -5,6 +5,9 @@ import Testing
 /// Issue 17: network sources that come and go, served by a real nginx on
 /// loopback. Serialized: each test runs a player in real time for most of a minute.
 @Suite(.serialized) struct NetworkSourceTests {
+    /// `[playback] forward_buffer`'s default: seconds read ahead of playback.
+    static let forwardBuffer = 4.0
+
     /// A 40 s VOD HLS stream of 2 s segments, made by ffmpeg's HLS muxer.
     static func vod() throws -> String {
         let folder = Fixtures.directory.appendingPathComponent("hls-vod-40s").path
@@ -89,7 +92,10 @@ import Testing
         let gaps = zip([lost] + attempts, attempts).map { $1.time - $0.time }
         print("attempts \(gaps.map { String(format: "%.2f", $0) }) s apart")
         #expect(gaps.count >= 4, "only \(attempts.count) attempts while the server answered 503")
-        for (index, gap) in gaps.prefix(5).enumerated() {
+        // Reading ahead met the refusals first; the loss is said once the buffer read before them has played.
+        let firstGap = try #require(gaps.first)
+        #expect(firstGap >= 0.9 && firstGap <= Self.forwardBuffer + 1.6, "the first attempt came \(firstGap) s after the last refusal")
+        for (index, gap) in gaps.prefix(5).enumerated().dropFirst() {
             let planned = min(pow(2, Double(index)), 4)
             #expect(gap >= planned * 0.9 - 0.05 && gap <= planned * 1.1 + 0.5,
                     "attempt \(index + 1) came \(gap) s after \(index == 0 ? "the loss" : "the one before"), planned \(planned) s")
@@ -134,6 +140,72 @@ import Testing
             #expect(said.count == 1 && said.first?.hasPrefix("marquee: \(url): lost (") == true, "\(url) alone: \(said)")
             #expect(cpu < 0.2, "\(url) alone: \(cpu * 100) % of a core while waiting")
         }
+    }
+
+    /// A server that sends the stream at about half its bit rate (nginx's
+    /// `limit_rate`): the buffer runs dry again and again. Each time, the
+    /// player says it stalled, time control goes to waiting (to minimize
+    /// stalls) and back to playing once the forward buffer holds 2 s again;
+    /// every frame is shown, in order, none dropped, and the only long holds
+    /// on screen are the stalls (and the start's fill); `--stats` counts them.
+    @Test func aSlowSourceWaitsForItsBufferInsteadOfStuttering() throws {
+        let folder = try Self.vod()
+        let bytes = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".ts") }
+            .reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: "\(folder)/\($1)")[.size] as? Int) ?? 0) }
+        let bytesPerSecond = bytes / 40
+        let nginx = try Nginx(root: folder)
+        // nginx lets each request send a second ahead of its rate, and libavformat fetches two segments at
+        // once (http_multiple): at 25 % a connection, the stream comes at about half its rate.
+        try nginx.start(bytesPerSecond: bytesPerSecond * 25 / 100)
+        let work = nginx.directory
+        try "[log]\nstatus_interval = 0.25\n[playback]\nforward_buffer = 2\n".write(toFile: "\(work)/marquee.toml", atomically: true, encoding: .utf8)
+        let player = try BackgroundMarquee(["play", nginx.url("vod.m3u8"), "--config", "\(work)/marquee.toml",
+                                            "--video-out", "null", "--audio-out", "null", "--stats", "\(work)/stats.json",
+                                            "--presentation-log", "\(work)/presented.jsonl"])
+        Thread.sleep(forTimeInterval: 30)
+        let result = player.stop()
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(work)/stats.json"))) as? [String: Any]
+        let stalls = stats?["stalls"] as? Int ?? 0
+        let stalled = stats?["stalledSeconds"] as? Double ?? 0
+        print("stream \(bytesPerSecond * 8 / 1000) kbit/s limited to 25 % a connection: \(stalls) stalls, \(stalled) s waiting")
+        #expect(stalls >= 2, "the buffer ran dry \(stalls) times")
+        #expect(stalled > 2)
+        #expect(stats?["framesDropped"] as? Int == 0)
+
+        // Every frame in order, and time held still only at the stalls.
+        let frames = try String(contentsOfFile: "\(work)/presented.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .compactMap { record -> (pts: Double, display: Double)? in
+                guard let pts = record["pts"] as? Double, let display = record["displayTime"] as? Double else { return nil }
+                return (pts, display)
+            }
+        let steps = zip(frames, frames.dropFirst())
+        #expect(steps.allSatisfy { abs($1.pts - $0.pts - 0.04) < 0.001 }, "a frame was skipped or repeated")
+        let holds = steps.filter { $1.display - $0.display > 0.2 }.count
+        #expect(holds >= stalls && holds <= stalls + 1, "\(holds) long holds on screen for \(stalls) stalls")
+
+        // Events on stdout: each stall, then waiting to minimize stalls, then playing.
+        let events = result.stdout.split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let sequence = events.compactMap { event -> String? in
+            switch event["event"] as? String {
+            case "stalled": "stalled"
+            case "timeControl": "\(event["status"] as? String ?? "")/\(event["reason"] as? String ?? "")"
+            default: nil
+            }
+        }
+        for (index, name) in sequence.enumerated() where name == "stalled" {
+            // The test's stop may come in the last wait.
+            if sequence.count == index + 3, sequence.last == "paused/" { continue }
+            #expect(Array(sequence[(index + 1)...].prefix(2)) == ["waitingToPlayAtSpecifiedRate/toMinimizeStalls", "playing/"],
+                    "after a stall: \(sequence[(index + 1)...].prefix(2))")
+        }
+        #expect(sequence.filter { $0 == "stalled" }.count == stalls)
+        let waitingStatus = events.filter { $0["event"] as? String == "status" && $0["waiting"] as? String == "toMinimizeStalls" }
+        #expect(!waitingStatus.isEmpty && waitingStatus.allSatisfy { $0["likelyToKeepUp"] as? Bool == false },
+                "status while waiting: \(waitingStatus.prefix(3))")
     }
 
     /// A loopback port nothing listens on (bound, then closed).

@@ -9,6 +9,7 @@ enum EngineCommand: Sendable {
     case setDefaultRate(Double)
     case setVolume(Float)
     case setMuted(Bool)
+    case setWaitsToMinimizeStalling(Bool)
     case setActionAtItemEnd(ActionAtItemEnd)
     case setLoopMode(LoopMode)
     case setLoopPasses(Int?)
@@ -93,6 +94,9 @@ extension Engine {
             state.volume = min(max(volume, 0), 1)
         case .setMuted(let muted):
             state.muted = muted
+        case .setWaitsToMinimizeStalling(let waits):
+            state.waitsToMinimizeStalling = waits
+            if !waits { state.buffering = false }
         case .setActionAtItemEnd(let action):
             state.cursor.action = action
         case .setLoopMode(let loop):
@@ -158,6 +162,7 @@ extension Engine {
                          effects: inout Effects) -> CommandOutcome {
         state.serial += 1
         state.finishedStages = []
+        state.buffering = false
         let superseded = state.seekWaiters.map(\.continuation)
         state.seekWaiters.removeAll()
         // The clock restarts with the new serial, so any timeline position

@@ -29,8 +29,10 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var retry = RetrySchedule()
     /// Whether a playlist moves on from an unavailable network item or waits for it.
     public var onUnavailable: UnavailablePolicy = .skip
-    /// How network sources are opened.
+    /// How network sources are opened and read ahead.
     public var network = NetworkOptions()
+    /// `Player.automaticallyWaitsToMinimizeStalling` at start.
+    public var waitsToMinimizeStalling = true
 
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),
                 untimed: Bool = false, videoThreads: Int = 0, hardwareDecoding: HardwareDecoding = HardwareDecoding(),
@@ -103,6 +105,14 @@ final class Engine: @unchecked Sendable {
         var target: (serial: Int, item: PlayerItem, time: MediaTime)?
         /// The presenter ran dry while playing and nothing has shown since.
         var stalled = false
+        /// Time stands still until the read-ahead below holds its forward
+        /// buffer: after a network item ran dry, or at its start.
+        var buffering = false
+        /// AVPlayer's `automaticallyWaitsToMinimizeStalling`: a network
+        /// item that runs dry waits for its buffer instead of stuttering.
+        var waitsToMinimizeStalling = true
+        /// The read-ahead of the network item the source stage reads, if any.
+        var readAhead: ReadAhead?
         var timeControl = TimeControl.paused
         /// The last item that could not be played, for a player that ends up
         /// with nothing playable.
@@ -165,7 +175,7 @@ final class Engine: @unchecked Sendable {
     ///   caller (tests drive them on a manual clock).
     init(items: [PlayerItem], configuration: PlayerConfiguration, threaded: Bool = true) {
         self.configuration = configuration
-        state = Mutex(State(queue: PlayQueue(items: items)))
+        state = Mutex(State(queue: PlayQueue(items: items), waitsToMinimizeStalling: configuration.waitsToMinimizeStalling))
         stats = PlaybackStats(keepsLog: configuration.keepsPresentationLog)
         videoQueue = StageQueue(limits: Self.videoLimits, consumer: signals.presenter, producer: signals.source)
         audioQueue = StageQueue(limits: Self.audioLimits, consumer: signals.audio, producer: signals.source)
@@ -192,7 +202,7 @@ final class Engine: @unchecked Sendable {
                 .paused
             } else if state.queue.current == nil {
                 .waiting(.noItemToPlay)
-            } else if state.completedSerial < state.serial || state.stalled {
+            } else if state.completedSerial < state.serial || state.stalled || state.buffering {
                 .waiting(.toMinimizeStalls)
             } else {
                 .playing

@@ -43,9 +43,14 @@ final class ItemSource {
     private var consecutiveDecodeErrors = 0
     static let decodeErrorLimit = 50
     private var frameRate: Double
+    /// A network item's packets, read ahead on a thread of their own.
+    let readAhead: ReadAhead?
 
+    /// - Parameter readAhead: for a network item, how many seconds to read
+    ///   ahead of the decoders, and the signal raised when packets come.
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
-         deinterlacing: Deinterlacing, network: NetworkOptions, onSoftwareFallback: @escaping (String) -> Void) throws {
+         deinterlacing: Deinterlacing, network: NetworkOptions, readAhead: (seconds: Double, consumer: WakeSignal)?,
+         onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
         self.onSoftwareFallback = onSoftwareFallback
         let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout, headerWillDo: true, network: network)
@@ -67,6 +72,18 @@ final class ItemSource {
         frameRate = videoTrack?.video?.frameRate ?? 25
         if let failure = video?.decoder.setupFailure { onSoftwareFallback("decoding video in software: \(failure)") }
         demuxer.select(streams: Set([video?.stream, audio?.stream].compactMap { $0 }))
+        let timedStream = video?.stream ?? audio?.stream ?? 0
+        self.readAhead = readAhead.flatMap { options in
+            item.asset.isNetworkSource ? ReadAhead(demuxer: demuxer, timedStream: timedStream,
+                                                   seconds: options.seconds, consumer: options.consumer) : nil
+        }
+    }
+
+    deinit { readAhead?.stop() }
+
+    /// Runs a seek on the demuxer, with the read-ahead (if any) parked and emptied.
+    private func seeking(_ body: (Demuxer) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        if let readAhead { try readAhead.reposition(body) } else { try body(demuxer) }
     }
 
     var hasVideo: Bool { video != nil }
@@ -83,10 +100,12 @@ final class ItemSource {
     func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, pass: Int = 0, exact: Bool) throws -> Segment {
         let absolute = itemStart + media.startTime
         if itemStart > .zero || !segments.isEmpty {
-            if exact, let video {
-                try demuxer.seek(toShow: absolute, stream: video.stream)
-            } else {
-                try demuxer.seek(to: absolute)
+            try seeking { (demuxer) throws(FFmpegError) in
+                if exact, let video {
+                    try demuxer.seek(toShow: absolute, stream: video.stream)
+                } else {
+                    try demuxer.seek(to: absolute)
+                }
             }
             video?.decoder.flush()
             audio?.decoder.flush()
@@ -111,7 +130,8 @@ final class ItemSource {
     func startNextPass(segmentID: Int) throws -> Segment {
         guard let last = segments.last else { throw PlaybackError.internalState("next pass before start") }
         let end = passEnd.isNumeric ? passEnd : last.ptsOrigin
-        try demuxer.seek(to: media.startTime)
+        let start = media.startTime
+        try seeking { (demuxer) throws(FFmpegError) in try demuxer.seek(to: start) }
         passOffset = end - media.startTime
         passEnd = .negativeInfinity
         discardBefore = nil
@@ -154,15 +174,28 @@ final class ItemSource {
         case audio(TimelineAudio)
     }
 
-    /// Reads and decodes one packet. Returns false at the end of the pass.
-    func step(serial: Int, emit: (Output) -> Void) throws -> Bool {
-        guard let packet = try demuxer.read() else {
+    enum Step {
+        case decoded
+        case endOfPass
+        /// A network item's next packet has not come yet.
+        case waiting
+    }
+
+    /// Reads and decodes one packet.
+    func step(serial: Int, emit: (Output) -> Void) throws -> Step {
+        let next = try readAhead?.next() ?? demuxer.read().map(ReadAhead.Next.packet) ?? .end
+        let packet: Packet
+        switch next {
+        case .packet(let read): packet = read
+        case .waiting: return .waiting
+        case .failed(let error): throw error
+        case .end:
             extendToDeclaredDuration()
-            return false
+            return .endOfPass
         }
         packet.offsetTimestamps(by: passOffset)
         if let audio, packet.streamIndex == audio.stream, let fedThrough = audioFedThrough {
-            if packet.ordering <= fedThrough { return true }
+            if packet.ordering <= fedThrough { return .decoded }
             audioFedThrough = nil
         }
         let end = packet.end
@@ -171,7 +204,7 @@ final class ItemSource {
             publishLoadedRange()
         }
         try decode(packet, serial: serial, emit: emit)
-        return true
+        return .decoded
     }
 
     /// A pass lasts as long as its longest stream, or as the container says
@@ -244,7 +277,8 @@ final class ItemSource {
             resume = last
             videoShownThrough = last
         }
-        try demuxer.seek(to: resume - passOffset)
+        let target = resume - passOffset
+        try seeking { (demuxer) throws(FFmpegError) in try demuxer.seek(to: target) }
         audioFedThrough = lastAudioPacketPts
         return segment.itemTime(ofPts: resume)
     }

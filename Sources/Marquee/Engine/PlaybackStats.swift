@@ -73,6 +73,11 @@ public final class PlaybackStats: Sendable {
         /// attempts made to open it again (the successful ones included).
         public var sourceOutages = 0
         public var sourceRetries = 0
+        /// Times playback of a network item waited for its buffer to fill
+        /// again after running dry (with `automaticallyWaitsToMinimizeStalling`),
+        /// and the seconds it waited in all.
+        public var stalls = 0
+        public var stalledSeconds = 0.0
         /// How the picture on screen is read and shown: size, pixel aspect,
         /// orientation, colour ("720x480, pixel aspect 8:9, upright, limited BT.601").
         public var picture: String?

@@ -91,6 +91,16 @@ public class Player: @unchecked Sendable {
         set { engine.send(.setVolume(newValue)) }
     }
 
+    /// AVPlayer's property: when a network item's buffer runs dry, time
+    /// stands still (`waitingToPlayAtSpecifiedRate`, `.toMinimizeStalls`)
+    /// with the last frame up until its `preferredForwardBufferDuration`
+    /// is buffered again, rather than playing frames as they trickle in.
+    /// True by default.
+    public var automaticallyWaitsToMinimizeStalling: Bool {
+        get { engine.state.withLock { $0.waitsToMinimizeStalling } }
+        set { engine.send(.setWaitsToMinimizeStalling(newValue)) }
+    }
+
     public var isMuted: Bool {
         get { engine.state.withLock { $0.muted } }
         set { engine.send(.setMuted(newValue)) }

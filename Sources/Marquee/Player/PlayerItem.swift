@@ -22,6 +22,7 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
         var isPlaybackBufferEmpty = true
         var isPlaybackLikelyToKeepUp = false
         var currentTime = MediaTime.zero
+        var preferredForwardBufferDuration = 0.0
     }
 
     public init(asset: Asset) {
@@ -67,6 +68,20 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
     public var seekableTimeRanges: [TimeRange] {
         let duration = duration
         return duration.isNumeric ? [TimeRange(start: .zero, duration: duration)] : []
+    }
+
+    /// Seconds of a network item to read ahead of playback, and to have
+    /// buffered before playing on after a stall (when the player waits to
+    /// minimize stalling); 0, the default, lets the player choose
+    /// (`[playback] forward_buffer`). Read when the item is opened.
+    public var preferredForwardBufferDuration: Double {
+        get { state.withLock { $0.preferredForwardBufferDuration } }
+        set { state.withLock { $0.preferredForwardBufferDuration = newValue.isFinite ? max(0, newValue) : 0 } }
+    }
+
+    func forwardBufferDuration(automatic: Double) -> Double {
+        let preferred = preferredForwardBufferDuration
+        return preferred > 0 ? preferred : automatic
     }
 
     public var isPlaybackBufferEmpty: Bool { state.withLock { $0.isPlaybackBufferEmpty } }

@@ -169,6 +169,8 @@ extension MarqueeConfiguration.Playback {
         reader.read(&onUnavailable, "on_unavailable")
         reader.read(&retryMax, "retry_max", in: 1...3600, unit: " s")
         reader.read(&liveLatency, "live_latency", in: 0...600, unit: " s")
+        reader.read(&forwardBuffer, "forward_buffer", in: 0.5...600, unit: " s")
+        reader.read(&waitToMinimizeStalls, "wait_to_minimize_stalls")
         reader.read(&keepOpen, "keep_open")
         reader.finish()
     }

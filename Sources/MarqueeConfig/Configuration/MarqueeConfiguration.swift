@@ -79,6 +79,11 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var retryMax = 30.0
         /// Seconds behind its newest segment a live HLS stream starts.
         public var liveLatency = 6.0
+        /// Seconds of a network item read ahead of playback.
+        public var forwardBuffer = 4.0
+        /// A network item that runs dry waits for `forwardBuffer` seconds
+        /// before playing on, rather than playing frames as they come.
+        public var waitToMinimizeStalls = true
         /// At the end of the playlist, keep the last frame up and the player
         /// running (its controls too) instead of exiting.
         public var keepOpen = false

@@ -50,6 +50,14 @@ public struct PlaybackStatus: Sendable, Equatable {
     /// How the picture on screen is shown (size, pixel aspect, orientation,
     /// colour); in the JSON form only, as it holds spaces.
     public var picture: String?
+    /// Why a playing player's time stands still (AVPlayer's
+    /// `reasonForWaitingToPlay`: `toMinimizeStalls`, `noItemToPlay`); nil when it moves.
+    public var waiting: String?
+    /// The current item's buffer, as AVPlayerItem's `isPlaybackBufferEmpty`
+    /// and `isPlaybackLikelyToKeepUp` say it; and the stalls so far.
+    public var bufferEmpty = false
+    public var likelyToKeepUp = true
+    public var stalls = 0
 
     public init(state: State, index: Int?, count: Int, source: String?, time: Double, duration: Double?,
                 rate: Double, volume: Double, muted: Bool, loop: LoopMode, picture: String? = nil) {
@@ -72,6 +80,7 @@ public struct PlaybackStatus: Sendable, Equatable {
                       "time=\(Self.seconds(time))", "duration=\(duration.map(Self.seconds) ?? "-")",
                       "rate=\(ControlCommand.format(rate))", "volume=\(ControlCommand.format(volume))",
                       "muted=\(muted)", "loop=\(loop.rawValue)"]
+        if let waiting { fields.append("waiting=\(waiting)") }
         if let source { fields.append("source=\(source)") }
         return fields.joined(separator: " ")
     }
@@ -86,6 +95,10 @@ public struct PlaybackStatus: Sendable, Equatable {
         members["duration"] = duration.map { .number(Self.rounded($0)) } ?? .null
         members["source"] = source.map(JSONValue.string) ?? .null
         if let picture { members["picture"] = .string(picture) }
+        members["waiting"] = waiting.map(JSONValue.string) ?? .null
+        members["bufferEmpty"] = .bool(bufferEmpty)
+        members["likelyToKeepUp"] = .bool(likelyToKeepUp)
+        members["stalls"] = .integer(Int64(stalls))
         return .object(members)
     }
 

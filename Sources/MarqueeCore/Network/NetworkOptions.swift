@@ -4,8 +4,13 @@ public struct NetworkOptions: Sendable, Equatable {
     /// restarts after an outage): less is closer to live, more rides out
     /// a slow segment. At least one segment.
     public var liveLatency: Double
+    /// Seconds of a network item read ahead of its decoders where the item
+    /// does not set its own (`preferredForwardBufferDuration` 0): a stall
+    /// that waits resumes once this much is buffered.
+    public var forwardBuffer: Double
 
-    public init(liveLatency: Double = 6) {
+    public init(liveLatency: Double = 6, forwardBuffer: Double = 4) {
         self.liveLatency = liveLatency
+        self.forwardBuffer = forwardBuffer
     }
 }

@@ -215,6 +215,8 @@ struct PlayCommand: Subcommand {
         configuration.onUnavailable = settings.configuration.playback.onUnavailable
         configuration.retry = RetrySchedule(cap: settings.configuration.playback.retryMax)
         configuration.network.liveLatency = settings.configuration.playback.liveLatency
+        configuration.network.forwardBuffer = settings.configuration.playback.forwardBuffer
+        configuration.waitsToMinimizeStalling = settings.configuration.playback.waitToMinimizeStalls
         return configuration
     }
 

@@ -112,7 +112,7 @@ final class SignalWatcher: @unchecked Sendable {
 }
 
 /// The one-line status on a terminal: time, duration, A-V offset, drops,
-/// audio underruns, decoder.
+/// audio underruns, stalls (and "buffering" while waiting for one), decoder.
 /// `@unchecked Sendable`: the timer is thread-safe to cancel; nothing else is shared.
 final class StatusLine: @unchecked Sendable {
     private let timer: any DispatchSourceTimer
@@ -127,8 +127,10 @@ final class StatusLine: @unchecked Sendable {
             let total = duration?.isNumeric == true ? String(format: "%.1f", duration!.seconds) : "--"
             let offset = stats.avOffsetP50Ms.map { String(format: "%.1f ms", $0) } ?? "--"
             let decoder = stats.hwdec ?? "--"
-            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d  underruns %d  %@   ", time, total,
-                                                        offset, stats.framesDropped, stats.underruns, decoder).utf8))
+            let buffering = player.reasonForWaitingToPlay == .toMinimizeStalls ? "  buffering" : ""
+            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d  underruns %d  stalls %d  %@%@   ", time, total,
+                                                        offset, stats.framesDropped, stats.underruns, stats.stalls, decoder,
+                                                        buffering).utf8))
         }
         timer.resume()
     }

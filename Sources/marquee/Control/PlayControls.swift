@@ -156,7 +156,11 @@ final class PlayControls: Sendable {
                 // Before start() there is no session yet; start() stops it then.
                 stopper?.requestStop()
             }
-        case .timeControlStatusChanged(let status, _) where eventsOn:
+        case .playbackStalled(let item) where eventsOn:
+            events.post("stalled", fields: .object(["source": .string(item.asset.source)]))
+        case .timeControlStatusChanged(let status, let reason) where eventsOn:
+            events.post("timeControl", fields: .object(["status": .string(status.rawValue),
+                                                        "reason": reason.map { .string($0.rawValue) } ?? .null]))
             // Waiting for a frame is still playing to whoever controls the show.
             let name = status == .paused ? "paused" : "playing"
             let changed = state.withLock { state -> Bool in

@@ -25,10 +25,16 @@ final class QueuePlayerTarget: PlaybackTarget {
         }
         // While paused, the rate play resumes at.
         let rate = player.timeControlStatus == .paused ? player.defaultRate : player.rate
-        return PlaybackStatus(state: state, index: position, count: items.count, source: item?.asset.source,
-                              time: player.currentTime().seconds, duration: duration?.isNumeric == true ? duration!.seconds : nil,
-                              rate: rate, volume: Double(player.volume), muted: player.isMuted, loop: player.loopMode,
-                              picture: player.stats.snapshot.picture)
+        let stats = player.stats.snapshot
+        var status = PlaybackStatus(state: state, index: position, count: items.count, source: item?.asset.source,
+                                    time: player.currentTime().seconds, duration: duration?.isNumeric == true ? duration!.seconds : nil,
+                                    rate: rate, volume: Double(player.volume), muted: player.isMuted, loop: player.loopMode,
+                                    picture: stats.picture)
+        status.waiting = player.reasonForWaitingToPlay?.rawValue
+        status.bufferEmpty = item?.isPlaybackBufferEmpty ?? false
+        status.likelyToKeepUp = item?.isPlaybackLikelyToKeepUp ?? true
+        status.stalls = stats.stalls
+        return status
     }
 
     func play() { player.play() }

@@ -7,14 +7,16 @@ import MarqueeFFmpeg
 /// audio clock's start; otherwise it sleeps until a frame or a command comes.
 final class PresenterStage: EngineStage {
     let name = "present"
-    private unowned let engine: Engine
+    unowned let engine: Engine
     let signal: WakeSignal
     private let output: (any VideoOutput)?
     /// The output's scan-out side, asked for once.
     private let scanOut: (any ScanOutOutput)?
     private let converter = PixelConverter()
-    private var local = Local()
+    var local = Local()
     private var playingBefore = false
+    /// When time last stopped to let a network item's buffer fill.
+    var bufferingSince: HostTime?
     /// The last video output error reported, so a repeating one is said once.
     private var lastOutputError: String?
     /// What the last frame said about its picture, so `stats.picture` is
@@ -59,7 +61,7 @@ final class PresenterStage: EngineStage {
     static let audioStartLimit: Duration = .milliseconds(500)
 
     /// State that starts over with each serial (a seek), but for `last`.
-    private struct Local {
+    struct Local {
         var serial = -1
         var pending: StageEntry<TimelineFrame>?
         var last: (frame: TimelineFrame, display: HostTime, audioWritten: Int)?
@@ -83,17 +85,23 @@ final class PresenterStage: EngineStage {
     }
 
     func step(now: HostTime) -> StageWake {
-        let (stopped, serial, playing, rate) = engine.state.withLock { ($0.stopped, $0.serial, $0.playing, $0.rate) }
+        let (stopped, serial, playing, rate, buffering) = engine.state.withLock {
+            ($0.stopped, $0.serial, $0.playing, $0.rate, $0.buffering)
+        }
         if stopped { return .stop }
         if serial != local.serial {
             let pending = local.pending.flatMap { $0.serial >= serial ? $0 : nil }
             local = Local(serial: serial, pending: pending, last: local.last)
         }
-        if playing != playingBefore {
-            playingBefore = playing
-            engine.clock.setPaused(!playing, at: now)
+        // Time stands still while paused and while a network item's buffer fills.
+        let running = playing && !buffering
+        if running != playingBefore {
+            playingBefore = running
+            engine.clock.setPaused(!running, at: now)
             local.untimedAnchor = nil
         }
+        if playing, buffering { return waitForBuffer(now: now) }
+        if playing, let item = ranDry(), startBuffering(stalled: item, now: now) { return .now }
         if let finishingAt = local.finishingAt {
             guard now >= finishingAt else { return .at(finishingAt) }
             local.finishingAt = nil
@@ -131,7 +139,7 @@ final class PresenterStage: EngineStage {
 
     /// Nothing to show (paused, finished): keep the display up, else sleep
     /// until told. An untimed run has no time to keep it up in.
-    private func idle(now: HostTime) -> StageWake {
+    func idle(now: HostTime) -> StageWake {
         guard let scanOut, !engine.configuration.untimed else { return .signal }
         if let due = local.nextMaintain, now < due { return .at(due) }
         scanOut.maintain()
@@ -145,6 +153,7 @@ final class PresenterStage: EngineStage {
         let idleWake = idle(now: now)
         guard let last = local.last, !local.stalled, !local.firstAfterStart, !engine.configuration.untimed else { return idleWake }
         let item = last.frame.segment.item
+        if startBuffering(stalled: item, now: now) { return .now }
         item.update {
             $0.isPlaybackBufferEmpty = true
             $0.isPlaybackLikelyToKeepUp = false
@@ -159,7 +168,7 @@ final class PresenterStage: EngineStage {
         return idleWake
     }
 
-    private static func earlier(_ a: StageWake, _ b: StageWake) -> StageWake {
+    static func earlier(_ a: StageWake, _ b: StageWake) -> StageWake {
         switch (a, b) {
         case (.at(let x), .at(let y)): .at(min(x, y))
         case (.signal, _): b
@@ -306,15 +315,14 @@ final class PresenterStage: EngineStage {
             lastPicture = picture
             engine.stats.update { $0.picture = picture.description }
         }
-        if local.firstAfterStart { engine.observers.playbackStateChanged(at: frame.itemTime) }
+        if local.firstAfterStart {
+            engine.observers.playbackStateChanged(at: frame.itemTime)
+            _ = startBuffering(stalled: nil, now: display)
+        }
         local.last = (frame, display, written)
         local.firstAfterStart = false
         local.stalled = false
-        let buffered = engine.videoQueue.count
-        frame.segment.item.update {
-            $0.isPlaybackBufferEmpty = buffered == 0
-            $0.isPlaybackLikelyToKeepUp = buffered >= 2
-        }
+        updateBufferState(of: frame.segment.item)
     }
 
     /// A frame was dropped: counted into an open seam record, or kept for the next seam's.

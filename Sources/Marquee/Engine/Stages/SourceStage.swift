@@ -9,7 +9,9 @@ final class SourceStage: EngineStage {
     let name = "source"
     private unowned let engine: Engine
     let signal: WakeSignal
-    private var source: ItemSource?
+    private var source: ItemSource? {
+        didSet { engine.state.withLock { $0.readAhead = source?.readAhead } }
+    }
     private var serial = -1
     private var segmentID = 0
     private enum Pending {
@@ -72,8 +74,8 @@ final class SourceStage: EngineStage {
         guard flushPending() else { return .signal }
         if let outage { return retry(outage, now: now) }
         guard let reading = source else { return .signal }
-        read(reading, now: now)
-        return flushPending() ? .now : .signal
+        let waiting = read(reading, now: now)
+        return flushPending() && !waiting ? .now : .signal
     }
 
     private func start(_ request: StartRequest, now: HostTime) {
@@ -106,24 +108,35 @@ final class SourceStage: EngineStage {
     }
 
     /// One packet, or the move to what follows at the end of a pass.
-    private func read(_ reading: ItemSource, now: HostTime) {
+    /// True when a network item's next packet has not come yet (its
+    /// read-ahead raises the stage's signal when it does).
+    private func read(_ reading: ItemSource, now: HostTime) -> Bool {
         do {
-            if try reading.step(serial: serial, emit: { pending.append(.decoded($0)) }) { return }
+            switch try reading.step(serial: serial, emit: { pending.append(.decoded($0)) }) {
+            case .decoded: return false
+            case .waiting: return true
+            case .endOfPass: break
+            }
             if reading.endedEarly, waitsFor(reading.item) {
                 let reason = reading.isLive ? "the stream ended"
                     : String(format: "the stream ended at %.1f s of %.1f s", reading.readThrough?.seconds ?? 0, reading.media.duration.seconds)
-                return lose(reading, reason: reason, now: now)
+                lose(reading, reason: reason, now: now)
+                return false
             }
             segmentID += 1
             source = try nextAfterPass(of: reading, now: now)
         } catch {
-            if waitsFor(reading.item) { return lose(reading, reason: Self.reason(error, reading.item), now: now) }
+            if waitsFor(reading.item) {
+                lose(reading, reason: Self.reason(error, reading.item), now: now)
+                return false
+            }
             engine.post(.failedToPlayToEnd(reading.item, error))
             engine.stats.update { $0.decodeErrors += 1 }
             segmentID += 1
             source = next(after: reading, timelineStart: reading.timelineEnd ?? engine.state.withLock { $0.timeline }, now: now)
         }
         if source == nil, outage == nil { endOfPlayback(at: reading.timelineEnd) }
+        return false
     }
 
     /// At the end of a pass: loop the same item without a flush, or drain and
@@ -207,6 +220,7 @@ final class SourceStage: EngineStage {
         let source = try ItemSource(item: item, audioFormat: configuration.audioOutput?.format,
                                     videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
                                     deinterlacing: configuration.deinterlacing, network: configuration.network,
+                                    readAhead: (item.forwardBufferDuration(automatic: configuration.network.forwardBuffer), signal),
                                     onSoftwareFallback: { [unowned self] reason in
             softwareFallback(item, reason: reason, atOpen: opening)
         })
