@@ -19,6 +19,20 @@ public enum MediaProber {
             startTime: context.startTime,
             bitRate: bitRate > 0 ? Int(bitRate) : nil,
             tracks: tracks,
-            metadata: context.metadata)
+            metadata: context.metadata,
+            variants: variants(context, tracks: tracks))
+    }
+
+    /// libavformat's HLS reader makes each variant a program, with its
+    /// declared bandwidth as `variant_bitrate`.
+    private static func variants(_ context: FormatContext, tracks: [TrackDescription]) -> [StreamVariant] {
+        let format = context.pointer.pointee
+        return (0..<Int(format.nb_programs)).compactMap { index -> StreamVariant? in
+            guard let program = format.programs[index]?.pointee,
+                  let bitRate = dictionary(program.metadata)["variant_bitrate"].flatMap(Int.init) else { return nil }
+            let streams = (0..<Int(program.nb_stream_indexes)).map { Int(program.stream_index[$0]) }
+            let video = tracks.first { streams.contains($0.id) && $0.mediaType == .video }?.video
+            return StreamVariant(bitRate: bitRate, tracks: streams, width: video?.width, height: video?.height)
+        }
     }
 }

@@ -5,8 +5,9 @@ import Testing
 /// Issue 17: network sources that come and go, served by a real nginx on
 /// loopback. Serialized: each test runs a player in real time for most of a minute.
 @Suite(.serialized) struct NetworkSourceTests {
-    /// `[playback] forward_buffer`'s default: seconds read ahead of playback.
-    static let forwardBuffer = 4.0
+    /// `[playback] forward_buffer` for the outage test: the loss is said
+    /// once what was read ahead before it has played.
+    static let forwardBuffer = 1.0
 
     /// A 40 s VOD HLS stream of 2 s segments, made by ffmpeg's HLS muxer.
     static func vod() throws -> String {
@@ -38,7 +39,7 @@ import Testing
         try nginx.start()
         let folder = nginx.directory
         // Attempts 1, 2, 4, 4... s apart, so a 20 s outage ends within seconds of the server's return.
-        try "[playback]\nretry_max = 4\n".write(toFile: "\(folder)/marquee.toml", atomically: true, encoding: .utf8)
+        try "[playback]\nretry_max = 4\nforward_buffer = \(Self.forwardBuffer)\n".write(toFile: "\(folder)/marquee.toml", atomically: true, encoding: .utf8)
         let player = try BackgroundMarquee(["play", nginx.url("vod.m3u8"), "--config", "\(folder)/marquee.toml",
                                             "--loop", "item", "--video-out", "null",
                                             "--audio-out", "null", "--stats", "\(folder)/stats.json",

@@ -91,7 +91,12 @@ import Testing
                                     rate: 1, volume: 0.5, muted: false, loop: .item)
         let reply = ControlReply(id: nil, outcome: .success(.status(status)))
         #expect(reply.line(.text) == "ok state=paused item=2/3 time=12.346 duration=- rate=1 volume=0.5 muted=false loop=item source=/m/a b.mp4")
-        #expect(reply.line(.json) == #"{"id":null,"result":{"duration":null,"item":2,"items":3,"loop":"item","muted":false,"rate":1,"#
-            + #""source":"/m/a b.mp4","state":"paused","time":12.346,"volume":0.5}}"#)
+        #expect(reply.line(.json) == #"{"id":null,"result":{"bufferEmpty":false,"duration":null,"item":2,"items":3,"#
+            + #""likelyToKeepUp":true,"loop":"item","muted":false,"rate":1,"#
+            + #""source":"/m/a b.mp4","stalls":0,"state":"paused","time":12.346,"volume":0.5,"waiting":null}}"#)
+        var stalled = status
+        (stalled.state, stalled.waiting, stalled.bufferEmpty, stalled.likelyToKeepUp, stalled.stalls) = (.playing, "toMinimizeStalls", true, false, 2)
+        let waiting = ControlReply(id: nil, outcome: .success(.status(stalled))).line(.text)
+        #expect(waiting == "ok state=playing item=2/3 time=12.346 duration=- rate=1 volume=0.5 muted=false loop=item waiting=toMinimizeStalls source=/m/a b.mp4")
     }
 }

@@ -59,9 +59,11 @@ final class ItemSource {
         guard demuxer.media.isPlayable else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
         item.markReady(media)
         let media = demuxer.media
-        let videoTrack = media.preferredTrack(.video).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
+        // An HLS stream's variants: only the chosen one's segments are fetched (the others' streams are discarded).
+        let variant = item.variantPreference(default: network.variant).choose(from: media.variants)
+        let videoTrack = media.preferredTrack(.video, in: variant).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
         let audioTrack = audioFormat == nil ? nil
-            : media.preferredTrack(.audio).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
+            : (media.preferredTrack(.audio, in: variant) ?? media.preferredTrack(.audio)).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
         video = try videoTrack.map {
             ($0.id, try FallbackVideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads, hardware: hardware,
                                            deinterlacing: deinterlacing))
@@ -73,9 +75,12 @@ final class ItemSource {
         if let failure = video?.decoder.setupFailure { onSoftwareFallback("decoding video in software: \(failure)") }
         demuxer.select(streams: Set([video?.stream, audio?.stream].compactMap { $0 }))
         let timedStream = video?.stream ?? audio?.stream ?? 0
+        // A live stream has no more than its latency to read ahead: what is newer is not written yet.
+        let isLive = !media.duration.isNumeric || media.duration <= .zero
+        let ahead = readAhead.map { isLive ? min($0.seconds, max(network.liveLatency, 0.5)) : $0.seconds }
         self.readAhead = readAhead.flatMap { options in
             item.asset.isNetworkSource ? ReadAhead(demuxer: demuxer, timedStream: timedStream,
-                                                   seconds: options.seconds, consumer: options.consumer) : nil
+                                                   seconds: ahead ?? options.seconds, consumer: options.consumer) : nil
         }
     }
 

@@ -23,6 +23,8 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
         var isPlaybackLikelyToKeepUp = false
         var currentTime = MediaTime.zero
         var preferredForwardBufferDuration = 0.0
+        var preferredPeakBitRate = 0.0
+        var preferredMaximumResolution: (width: Int, height: Int)?
     }
 
     public init(asset: Asset) {
@@ -77,6 +79,31 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
     public var preferredForwardBufferDuration: Double {
         get { state.withLock { $0.preferredForwardBufferDuration } }
         set { state.withLock { $0.preferredForwardBufferDuration = newValue.isFinite ? max(0, newValue) : 0 } }
+    }
+
+    /// The limit, in bits per second, on the variant of an HLS stream
+    /// chosen when the item is opened: the highest within it plays (the
+    /// lowest when none is). 0, the default, leaves it to the player
+    /// (`[playback] peak_bitrate`).
+    public var preferredPeakBitRate: Double {
+        get { state.withLock { $0.preferredPeakBitRate } }
+        set { state.withLock { $0.preferredPeakBitRate = newValue.isFinite ? max(0, newValue) : 0 } }
+    }
+
+    /// The largest picture of the variant chosen, in pixels; nil, the
+    /// default, leaves it to the player (`[playback] max_resolution`).
+    public var preferredMaximumResolution: (width: Int, height: Int)? {
+        get { state.withLock { $0.preferredMaximumResolution } }
+        set { state.withLock { $0.preferredMaximumResolution = newValue } }
+    }
+
+    /// The item's variant limits, each falling back on the player's.
+    func variantPreference(default fallback: VariantPreference) -> VariantPreference {
+        state.withLock { state in
+            VariantPreference(peakBitRate: state.preferredPeakBitRate > 0 ? state.preferredPeakBitRate : fallback.peakBitRate,
+                              maximumWidth: state.preferredMaximumResolution?.width ?? fallback.maximumWidth,
+                              maximumHeight: state.preferredMaximumResolution?.height ?? fallback.maximumHeight)
+        }
     }
 
     func forwardBufferDuration(automatic: Double) -> Double {

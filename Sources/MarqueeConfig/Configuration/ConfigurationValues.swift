@@ -117,3 +117,23 @@ private func pad(_ value: Int, _ width: Int, radix: Int) -> String {
     let digits = String(value, radix: radix, uppercase: true)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }
+
+/// `[playback] max_resolution`: "WIDTHxHEIGHT", or "" for no limit.
+public struct MaximumResolution: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int?
+    public var height: Int?
+
+    public init() {}
+
+    public init?(_ text: String) {
+        guard !text.isEmpty else { return }
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        (self.width, self.height) = (width, height)
+    }
+
+    public var description: String {
+        guard let width, let height else { return "" }
+        return "\(width)x\(height)"
+    }
+}

@@ -171,6 +171,9 @@ extension MarqueeConfiguration.Playback {
         reader.read(&liveLatency, "live_latency", in: 0...600, unit: " s")
         reader.read(&forwardBuffer, "forward_buffer", in: 0.5...600, unit: " s")
         reader.read(&waitToMinimizeStalls, "wait_to_minimize_stalls")
+        reader.read(&peakBitrate, "peak_bitrate", in: 0...1e12, unit: " bit/s")
+        reader.read(&maxResolution, "max_resolution", described: "a size like \"1280x720\", or \"\" for no limit",
+                    parse: MaximumResolution.init)
         reader.read(&keepOpen, "keep_open")
         reader.finish()
     }

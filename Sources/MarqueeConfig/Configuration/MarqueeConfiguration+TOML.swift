@@ -34,7 +34,8 @@ extension MarqueeConfiguration {
             ("on_error", quote(playback.onError.rawValue)), ("on_unavailable", quote(playback.onUnavailable.rawValue)),
             ("retry_max", float(playback.retryMax)),
             ("live_latency", float(playback.liveLatency)), ("forward_buffer", float(playback.forwardBuffer)),
-            ("wait_to_minimize_stalls", String(playback.waitToMinimizeStalls)), ("keep_open", String(playback.keepOpen)),
+            ("wait_to_minimize_stalls", String(playback.waitToMinimizeStalls)),
+            ("peak_bitrate", float(playback.peakBitrate)), ("max_resolution", quote(playback.maxResolution.description)), ("keep_open", String(playback.keepOpen)),
         ])
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
         for button in controls.gpio {

@@ -84,6 +84,10 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// A network item that runs dry waits for `forwardBuffer` seconds
         /// before playing on, rather than playing frames as they come.
         public var waitToMinimizeStalls = true
+        /// An HLS stream's variant: the highest within this many bits per
+        /// second (0: no limit) and this picture size ("": no limit).
+        public var peakBitrate = 0.0
+        public var maxResolution = MaximumResolution()
         /// At the end of the playlist, keep the last frame up and the player
         /// running (its controls too) instead of exiting.
         public var keepOpen = false

@@ -117,9 +117,12 @@ public struct MediaDescription: Sendable, Hashable {
     public var bitRate: Int?
     public var tracks: [TrackDescription]
     public var metadata: [String: String]
+    /// An adaptive stream's variants (empty for anything else).
+    public var variants: [StreamVariant]
 
     public init(source: String, containerFormat: String, duration: MediaTime, startTime: MediaTime,
-                bitRate: Int?, tracks: [TrackDescription], metadata: [String: String]) {
+                bitRate: Int?, tracks: [TrackDescription], metadata: [String: String], variants: [StreamVariant] = []) {
+        self.variants = variants
         self.source = source
         self.containerFormat = containerFormat
         self.duration = duration
@@ -129,9 +132,10 @@ public struct MediaDescription: Sendable, Hashable {
         self.metadata = metadata
     }
 
-    /// The track the player picks by default for a media type: the first playable one.
-    public func preferredTrack(_ type: MediaType) -> TrackDescription? {
-        tracks.first { $0.mediaType == type && $0.isPlayable }
+    /// The track the player picks by default for a media type: the first
+    /// playable one (of `variant`, when given).
+    public func preferredTrack(_ type: MediaType, in variant: StreamVariant? = nil) -> TrackDescription? {
+        tracks.first { $0.mediaType == type && $0.isPlayable && (variant?.tracks.contains($0.id) ?? true) }
     }
 
     public var isPlayable: Bool { tracks.contains { $0.isPlayable } }

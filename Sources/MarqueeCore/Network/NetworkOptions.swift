@@ -8,9 +8,13 @@ public struct NetworkOptions: Sendable, Equatable {
     /// does not set its own (`preferredForwardBufferDuration` 0): a stall
     /// that waits resumes once this much is buffered.
     public var forwardBuffer: Double
+    /// Which variant of an HLS stream plays where the item does not say
+    /// (its `preferredPeakBitRate` and `preferredMaximumResolution` unset).
+    public var variant: VariantPreference
 
-    public init(liveLatency: Double = 6, forwardBuffer: Double = 4) {
+    public init(liveLatency: Double = 6, forwardBuffer: Double = 4, variant: VariantPreference = VariantPreference()) {
         self.liveLatency = liveLatency
         self.forwardBuffer = forwardBuffer
+        self.variant = variant
     }
 }

@@ -217,6 +217,9 @@ struct PlayCommand: Subcommand {
         configuration.network.liveLatency = settings.configuration.playback.liveLatency
         configuration.network.forwardBuffer = settings.configuration.playback.forwardBuffer
         configuration.waitsToMinimizeStalling = settings.configuration.playback.waitToMinimizeStalls
+        let playback = settings.configuration.playback
+        configuration.network.variant = VariantPreference(peakBitRate: playback.peakBitrate, maximumWidth: playback.maxResolution.width,
+                                                          maximumHeight: playback.maxResolution.height)
         return configuration
     }
 
