@@ -28,7 +28,7 @@ import Testing
         return folder
     }
 
-    /// The server goes away for 20 s, then answers 503 for 16 s: the player
+    /// The server goes away for 20 s, then answers 503 for 20 s: the player
     /// says once that the source is lost and once that it is back, each
     /// time; holds the last frame without spinning; resumes where it was
     /// lost, counting no loop pass; and its attempts in the access log
@@ -55,7 +55,7 @@ import Testing
         Thread.sleep(forTimeInterval: 6)
         let outageStart = Date().timeIntervalSince1970
         try nginx.start(answering: 503)
-        Thread.sleep(forTimeInterval: 16)
+        Thread.sleep(forTimeInterval: 20)
         try nginx.start()
         Thread.sleep(forTimeInterval: 6)
         let result = player.stop()

@@ -104,7 +104,9 @@ final class ReadAhead: @unchecked Sendable {
     func reposition<E: Error>(_ body: (Demuxer) throws(E) -> Void) throws(E) {
         condition.lock()
         parkRequested = true
+        // A reader in a read is stopped by the abort; one waiting for room, by the broadcast.
         demuxer.abortRead()
+        condition.broadcast()
         while !parked { condition.wait() }
         condition.unlock()
         demuxer.resumeReading()
