@@ -69,6 +69,16 @@ extension PlayControls {
         if fresh.playback.betweenItems != old.playback.betweenItems || fresh.playback.betweenItemsMs != old.playback.betweenItemsMs {
             later.append("playback.between_items")
         }
+        let (newPlayback, oldPlayback) = (fresh.playback, old.playback)
+        if newPlayback.onUnavailable != oldPlayback.onUnavailable || newPlayback.retryMax != oldPlayback.retryMax
+            || newPlayback.liveLatency != oldPlayback.liveLatency || newPlayback.forwardBuffer != oldPlayback.forwardBuffer
+            || newPlayback.peakBitrate != oldPlayback.peakBitrate || newPlayback.maxResolution != oldPlayback.maxResolution {
+            later.append("playback network keys")
+        }
+        if newPlayback.waitToMinimizeStalls != oldPlayback.waitToMinimizeStalls {
+            player.automaticallyWaitsToMinimizeStalling = newPlayback.waitToMinimizeStalls
+            changed.append("wait_to_minimize_stalls \(newPlayback.waitToMinimizeStalls)")
+        }
         // Read at each failure, so it applies now.
         if fresh.playback.onError != old.playback.onError { changed.append("on_error \(fresh.playback.onError.rawValue)") }
         state.withLock { $0.applied = applied }
