@@ -50,8 +50,14 @@ public final class Demuxer {
         if code < 0 {
             var doomed: UnsafeMutablePointer<AVPacket>? = packet
             av_packet_free(&doomed)
-            let error = FFmpegError(code: code, call: "av_read_frame", source: source)
+            var error = FFmpegError(code: code, call: "av_read_frame", source: source)
             if error.isEndOfFile { return nil }
+            // Neither cancelled nor aborted, an interrupt is the deadline: now, or
+            // in an earlier read whose error the input keeps returning.
+            if error.isInterrupted, !context.deadline.isStopped {
+                error = FFmpegError(code: code, call: "av_read_frame",
+                                    message: String(format: "nothing received for %.0f s", readTimeout), source: source)
+            }
             throw error
         }
         return Packet(taking: packet, timeBase: context.stream(Int(packet.pointee.stream_index)).pointee.time_base)

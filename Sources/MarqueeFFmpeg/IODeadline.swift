@@ -22,6 +22,9 @@ final class IODeadline: Sendable {
     func abort() { aborted.store(true, ordering: .relaxed) }
     func resume() { aborted.store(false, ordering: .relaxed) }
 
+    /// Cancelled or aborted: an interrupt now is not the deadline's.
+    var isStopped: Bool { cancelled.load(ordering: .relaxed) || aborted.load(ordering: .relaxed) }
+
     var shouldInterrupt: Bool {
         cancelled.load(ordering: .relaxed) || aborted.load(ordering: .relaxed)
             || Self.now() > deadlineNanos.load(ordering: .relaxed)

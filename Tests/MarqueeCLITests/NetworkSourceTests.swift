@@ -103,6 +103,48 @@ import Testing
         }
     }
 
+    /// A progressive MP4 over HTTPS (a self-signed certificate), sent at
+    /// twice its rate: the server stops for 12 s mid-file. The player waits
+    /// for its buffer (a stall), gives the source up after 10 s without a
+    /// byte (one lost line), and is back within a retry of the server (one
+    /// back line); each hold on screen ends with the frame after the one
+    /// held, in the same pass.
+    @Test func aProgressiveFileOverHTTPSResumesWhereItWasLost() throws {
+        let file = URL(fileURLWithPath: try Fixtures.path(Fixtures.indexed(seconds: 40, fps: 25, size: "160x96")))
+        let nginx = try Nginx(root: file.deletingLastPathComponent().path, tls: true)
+        // Sent at twice its rate, so the file is not all in socket buffers when the server stops.
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
+        try nginx.start(bytesPerSecond: size / 20)
+        let work = nginx.directory
+        try "[playback]\nretry_max = 2\nforward_buffer = 1\n".write(toFile: "\(work)/marquee.toml", atomically: true, encoding: .utf8)
+        let player = try BackgroundMarquee(["play", nginx.url(file.lastPathComponent), "--config", "\(work)/marquee.toml",
+                                            "--video-out", "null", "--audio-out", "null",
+                                            "--presentation-log", "\(work)/presented.jsonl"])
+        Thread.sleep(forTimeInterval: 5)
+        nginx.stop()
+        Thread.sleep(forTimeInterval: 12)
+        try nginx.start(bytesPerSecond: size / 20)
+        Thread.sleep(forTimeInterval: 8)
+        let result = player.stop()
+        print(result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.contains(": lost (") }.count == 1 && lines.filter { $0.contains(": back after") }.count == 1,
+                "\(lines)")
+        let frames = try String(contentsOfFile: "\(work)/presented.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .compactMap { record -> (pts: Double, display: Double, pass: Int)? in
+                guard let pts = record["pts"] as? Double, let display = record["displayTime"] as? Double else { return nil }
+                return (pts, display, record["pass"] as? Int ?? 0)
+            }
+        let holds = zip(frames, frames.dropFirst()).filter { $1.display - $0.display > 1 }
+        #expect((1...2).contains(holds.count), "holds: the stall and the outage: \(holds.map { ($0.0.pts, $0.1.pts) })")
+        for (before, after) in holds {
+            #expect(after.pass == before.pass && after.pts > before.pts && after.pts - before.pts < 0.05,
+                    "resumed at \(after.pts) s after the frame at \(before.pts) s")
+        }
+        #expect((frames.last?.pts ?? 0) > 12, "played on after the outage")
+    }
+
     /// Bad network input: a refused connection, a 404, a playlist that is
     /// not HLS and a stream of garbage. Beside a good file, each is one line
     /// naming it and the file plays; alone, one is waited for with one line

@@ -162,6 +162,17 @@ final class ItemSource {
         return last.itemTime(ofPts: passEnd)
     }
 
+    /// Where reading resumes after the source was lost, in item time: just
+    /// past the last frame handed on (an exact start there shows the next
+    /// one; packets read but not yet decoded into frames are read again),
+    /// or without video where reading got to.
+    var resumePoint: MediaTime? {
+        guard let segment = segments.last else { return nil }
+        guard hasVideo else { return readThrough }
+        guard let last = lastVideoPts, last >= segment.ptsOrigin else { return segment.itemStart }
+        return segment.itemTime(ofPts: last) + MediaTime(seconds: 1 / frameRate, preferredTimescale: 90_000)
+    }
+
     /// A stream without a length: what ends it is a lost connection, not its end.
     var isLive: Bool { !media.duration.isNumeric || media.duration <= .zero }
 

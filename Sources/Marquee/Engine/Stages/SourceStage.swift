@@ -264,7 +264,7 @@ final class SourceStage: EngineStage {
         source = nil
         // Frames and sound still inside the decoders were read before the loss: they play first.
         _ = try? reading.drain(serial: serial, emit: { pending.append(.decoded($0)) })
-        beginOutage(reading.item, resume: reading.isLive ? nil : reading.readThrough, segment: reading.lastSegment,
+        beginOutage(reading.item, resume: reading.isLive ? nil : reading.resumePoint, segment: reading.lastSegment,
                     reason: reason, now: now)
     }
 
