@@ -12,11 +12,15 @@ public final class Asset: Sendable {
     public let source: String
     /// Seconds opening and probing may take before the load fails.
     public let timeout: Double
+    /// How `load` asks an rtsp:// server for packets; a player plays the
+    /// asset by its own `PlayerConfiguration.network.rtspTransport`.
+    public let rtspTransport: RTSPTransport
     private let probe = Mutex<Task<MediaDescription, any Error>?>(nil)
 
-    public init(source: String, timeout: Double = 10) {
+    public init(source: String, timeout: Double = 10, rtspTransport: RTSPTransport = .tcp) {
         self.source = source
         self.timeout = timeout
+        self.rtspTransport = rtspTransport
     }
 
     /// Read over a network (a URL whose scheme is not `file`): such a source
@@ -26,8 +30,8 @@ public final class Asset: Sendable {
         return !scheme.isEmpty && scheme != "file"
     }
 
-    public convenience init(url: URL, timeout: Double = 10) {
-        self.init(source: url.isFileURL ? url.path : url.absoluteString, timeout: timeout)
+    public convenience init(url: URL, timeout: Double = 10, rtspTransport: RTSPTransport = .tcp) {
+        self.init(source: url.isFileURL ? url.path : url.absoluteString, timeout: timeout, rtspTransport: rtspTransport)
     }
 
     /// Loads one or more properties, e.g. `let (tracks, duration) = try await asset.load(.tracks, .duration)`.
@@ -41,8 +45,8 @@ public final class Asset: Sendable {
     private func description() async throws -> MediaDescription {
         let task = probe.withLock { task in
             if let task { return task }
-            let source = source, timeout = timeout
-            let started = Task { try await Asset.probeOffPool(source, timeout: timeout) }
+            let source = source, timeout = timeout, rtspTransport = rtspTransport
+            let started = Task { try await Asset.probeOffPool(source, timeout: timeout, rtspTransport: rtspTransport) }
             task = started
             return started
         }
@@ -51,11 +55,12 @@ public final class Asset: Sendable {
 
     /// Probing blocks on I/O for up to `timeout`; it runs on a Dispatch thread so
     /// it never ties up the cooperative pool.
-    private static func probeOffPool(_ source: String, timeout: Double) async throws -> MediaDescription {
+    private static func probeOffPool(_ source: String, timeout: Double,
+                                     rtspTransport: RTSPTransport) async throws -> MediaDescription {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(with: Result { () throws(FFmpegError) in
-                    try MediaProber.describe(source, timeout: timeout)
+                    try MediaProber.describe(source, timeout: timeout, network: NetworkOptions(rtspTransport: rtspTransport))
                 })
             }
         }

@@ -23,30 +23,38 @@ final class FormatContext {
     ///     every stream (100 ms for a 1080p H.264 keyframe), to
     ///     `readStreamInfo()`. Other containers, whose headers leave things
     ///     out, are probed as usual.
-    ///   - network: how a network source is opened (a live HLS stream's latency).
+    ///   - network: how a network source is opened (a live HLS stream's
+    ///     latency, an RTSP stream's transport).
     init(source: String, timeout: Double? = 10, headerWillDo: Bool = false,
          network: NetworkOptions = NetworkOptions()) throws(FFmpegError) {
         self.timeout = timeout
         self.source = source
         deadline = IODeadline()
+
+        // The options come first: the HLS playlist read may fail, and nothing is allocated yet.
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        // Network sources: give up on a dead server rather than wait forever (microseconds).
+        var settings = [("rw_timeout", "\(Int((timeout ?? 30) * 1_000_000))"), ("reconnect", "1")]
+        if let index = try Self.liveStartIndex(source, timeout: timeout ?? 30, latency: network.liveLatency) {
+            settings.append(("live_start_index", "\(index)"))
+        }
+        if Self.isRTSP(source) { settings += Self.rtspOptions(network.rtspTransport) }
+        for (key, value) in settings {
+            try check(av_dict_set(&options, key, value, 0), "av_dict_set", source: source)
+        }
+
         guard var context = avformat_alloc_context() else {
             throw .outOfMemory("avformat_alloc_context", source: source)
         }
         context.pointee.interrupt_callback = deadline.callback
         deadline.arm(seconds: timeout)
 
-        var options: OpaquePointer? = nil
-        defer { av_dict_free(&options) }
-        // Network sources: give up on a dead server rather than wait forever (microseconds).
-        av_dict_set(&options, "rw_timeout", "\(Int((timeout ?? 30) * 1_000_000))", 0)
-        av_dict_set(&options, "reconnect", "1", 0)
-        if let index = try Self.liveStartIndex(source, timeout: timeout ?? 30, latency: network.liveLatency) {
-            av_dict_set(&options, "live_start_index", "\(index)", 0)
-        }
-
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context and sets it to NULL.
-        try check(avformat_open_input(&opened, source, nil, &options), "avformat_open_input", source: source)
+        let code = avformat_open_input(&opened, source, nil, &options)
+        if let refused = Self.refusedTransport(code, source: source, asked: network.rtspTransport) { throw refused }
+        try check(code, "avformat_open_input", source: source)
         context = opened!
         pointer = context
         if !(headerWillDo && headerDescribesStreams) {

@@ -4,9 +4,12 @@ import MarqueeCore
 /// Opens an input just long enough to describe it.
 public enum MediaProber {
     /// Blocking: call it off the cooperative thread pool (the `Asset` does).
-    /// - Parameter timeout: seconds allowed for opening and reading the headers.
-    public static func describe(_ source: String, timeout: Double = 10) throws(FFmpegError) -> MediaDescription {
-        describe(try FormatContext(source: source, timeout: timeout))
+    /// - Parameters:
+    ///   - timeout: seconds allowed for opening and reading the headers.
+    ///   - network: how a network source is opened (an RTSP stream's transport).
+    public static func describe(_ source: String, timeout: Double = 10,
+                                network: NetworkOptions = NetworkOptions()) throws(FFmpegError) -> MediaDescription {
+        describe(try FormatContext(source: source, timeout: timeout, network: network))
     }
 
     static func describe(_ context: FormatContext) -> MediaDescription {

@@ -61,6 +61,7 @@ import Testing
         configuration.playback.rate = 1.5
         configuration.playback.betweenItems = .black
         configuration.playback.betweenItemsMs = 500
+        configuration.playback.rtspTransport = .udp
         configuration.controls.stdin.format = .json
         var button = MarqueeConfiguration.GPIOButton(chip: "gpiochip2", line: 7, action: "seek +10")
         button.activeLow = true

@@ -174,6 +174,7 @@ extension MarqueeConfiguration.Playback {
         reader.read(&peakBitrate, "peak_bitrate", in: 0...1e12, unit: " bit/s")
         reader.read(&maxResolution, "max_resolution", described: "a size like \"1280x720\", or \"\" for no limit",
                     parse: MaximumResolution.init)
+        reader.read(&rtspTransport, "rtsp_transport")
         reader.read(&keepOpen, "keep_open")
         reader.finish()
     }

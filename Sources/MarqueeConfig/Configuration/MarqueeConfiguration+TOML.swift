@@ -35,7 +35,8 @@ extension MarqueeConfiguration {
             ("retry_max", float(playback.retryMax)),
             ("live_latency", float(playback.liveLatency)), ("forward_buffer", float(playback.forwardBuffer)),
             ("wait_to_minimize_stalls", String(playback.waitToMinimizeStalls)),
-            ("peak_bitrate", float(playback.peakBitrate)), ("max_resolution", quote(playback.maxResolution.description)), ("keep_open", String(playback.keepOpen)),
+            ("peak_bitrate", float(playback.peakBitrate)), ("max_resolution", quote(playback.maxResolution.description)),
+            ("rtsp_transport", quote(playback.rtspTransport.rawValue)), ("keep_open", String(playback.keepOpen)),
         ])
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
         for button in controls.gpio {

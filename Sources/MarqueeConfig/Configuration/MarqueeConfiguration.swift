@@ -88,6 +88,9 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// second (0: no limit) and this picture size ("": no limit).
         public var peakBitrate = 0.0
         public var maxResolution = MaximumResolution()
+        /// How an rtsp:// item's packets come: "tcp", on the RTSP connection,
+        /// or "udp", on ports of their own (some servers offer only one).
+        public var rtspTransport = RTSPTransport.tcp
         /// At the end of the playlist, keep the last frame up and the player
         /// running (its controls too) instead of exiting.
         public var keepOpen = false

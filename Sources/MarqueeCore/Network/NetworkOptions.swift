@@ -11,10 +11,15 @@ public struct NetworkOptions: Sendable, Equatable {
     /// Which variant of an HLS stream plays where the item does not say
     /// (its `preferredPeakBitRate` and `preferredMaximumResolution` unset).
     public var variant: VariantPreference
+    /// How an rtsp:// source's packets come: interleaved on the RTSP
+    /// connection, or on UDP ports of their own.
+    public var rtspTransport: RTSPTransport
 
-    public init(liveLatency: Double = 6, forwardBuffer: Double = 4, variant: VariantPreference = VariantPreference()) {
+    public init(liveLatency: Double = 6, forwardBuffer: Double = 4, variant: VariantPreference = VariantPreference(),
+                rtspTransport: RTSPTransport = .tcp) {
         self.liveLatency = liveLatency
         self.forwardBuffer = forwardBuffer
         self.variant = variant
+        self.rtspTransport = rtspTransport
     }
 }

@@ -10,9 +10,10 @@ struct InfoReport: Encodable {
     /// How the player deinterlaces, for what the report says it applies to each picture.
     let deinterlacing: Deinterlacing
 
-    static func probe(_ source: String, timeout: Double, deinterlacing: Deinterlacing) async -> InfoReport {
+    static func probe(_ source: String, timeout: Double, rtspTransport: RTSPTransport,
+                      deinterlacing: Deinterlacing) async -> InfoReport {
         do {
-            let media = try await Asset(source: source, timeout: timeout).load(.mediaDescription)
+            let media = try await Asset(source: source, timeout: timeout, rtspTransport: rtspTransport).load(.mediaDescription)
             guard media.isPlayable else {
                 let found = media.tracks.isEmpty ? "no tracks" : media.tracks.map(\.summary).joined(separator: ", ")
                 return InfoReport(source: source, media: media, error: "\(source): no playable audio or video track (\(found))",

@@ -17,6 +17,7 @@ struct PlayCommand: Subcommand {
         OptionSpec("--start", "SECONDS", default: "0; [playback] start", .input, "start the first item this far in, on the exact frame"),
         OptionSpec("--rate", "R", default: "1; [playback] rate", .input, "speed, above 0 and up to 16; sound keeps its pitch"),
         OptionSpec("--keep-open", .input, "at the end, hold the last frame and keep running ([playback] keep_open)"),
+        RTSPTransportFlag.option,
         OptionSpec("--video-out", "kms|null|null:xrgb8888|file:DIR", default: "kms where /dev/dri has a card, else null", .display,
                    "a KMS plane, a simulated display (null:xrgb8888 converts every frame), or PNG/y4m files"),
     ] + KMSFlags.options + [
@@ -52,6 +53,8 @@ struct PlayCommand: Subcommand {
     let hardwareDecoding: HardwareDecoding
     /// `--deinterlace`, `--deinterlace-rate` over `[decode] deinterlace` and `deinterlace_rate`.
     let deinterlacing: Deinterlacing
+    /// `--rtsp-transport` over `[playback] rtsp_transport`.
+    let rtspTransport: RTSPTransport
     let statsPath: String?
     /// Every presented frame as one JSON line (item, pts, display time, A-V offset), written at exit.
     let presentationLogPath: String?
@@ -112,6 +115,7 @@ struct PlayCommand: Subcommand {
         guard threads >= 0 else { throw UsageError("--threads must be 0 (one per core) or more") }
         hardwareDecoding = try Self.hardwareDecoding(&parser, file: file.decode)
         deinterlacing = try DeinterlaceFlags.parse(&parser, file: file.decode)
+        rtspTransport = try RTSPTransportFlag.parse(&parser, file: file.playback)
         statsPath = try parser.option("--stats")
         presentationLogPath = try parser.option("--presentation-log")
         if untimed, case .alsa = audioOut { throw UsageError("--untimed cannot play to an ALSA device (it runs in real time)") }
@@ -216,6 +220,7 @@ struct PlayCommand: Subcommand {
         configuration.retry = RetrySchedule(cap: settings.configuration.playback.retryMax)
         configuration.network.liveLatency = settings.configuration.playback.liveLatency
         configuration.network.forwardBuffer = settings.configuration.playback.forwardBuffer
+        configuration.network.rtspTransport = rtspTransport
         configuration.waitsToMinimizeStalling = settings.configuration.playback.waitToMinimizeStalls
         let playback = settings.configuration.playback
         configuration.network.variant = VariantPreference(peakBitRate: playback.peakBitrate, maximumWidth: playback.maxResolution.width,

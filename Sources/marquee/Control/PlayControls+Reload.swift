@@ -72,7 +72,8 @@ extension PlayControls {
         let (newPlayback, oldPlayback) = (fresh.playback, old.playback)
         if newPlayback.onUnavailable != oldPlayback.onUnavailable || newPlayback.retryMax != oldPlayback.retryMax
             || newPlayback.liveLatency != oldPlayback.liveLatency || newPlayback.forwardBuffer != oldPlayback.forwardBuffer
-            || newPlayback.peakBitrate != oldPlayback.peakBitrate || newPlayback.maxResolution != oldPlayback.maxResolution {
+            || newPlayback.peakBitrate != oldPlayback.peakBitrate || newPlayback.maxResolution != oldPlayback.maxResolution
+            || newPlayback.rtspTransport != oldPlayback.rtspTransport {
             later.append("playback network keys")
         }
         if newPlayback.waitToMinimizeStalls != oldPlayback.waitToMinimizeStalls {
