@@ -29,6 +29,9 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var retry = RetrySchedule()
     /// Whether a playlist moves on from an unavailable network item or waits for it.
     public var onUnavailable: UnavailablePolicy = .skip
+    /// Seconds a still picture stays up where its item does not say
+    /// (`PlayerItem.imageDuration`).
+    public var imageDuration = 10.0
     /// How network sources are opened and read ahead.
     public var network = NetworkOptions()
     /// `Player.automaticallyWaitsToMinimizeStalling` at start.

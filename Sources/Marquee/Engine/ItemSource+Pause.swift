@@ -16,9 +16,8 @@ extension ItemSource {
                                       duration: seconds, serial: serial)))
         }
         if let audioFormat {
-            let frames = Int((seconds * Double(audioFormat.sampleRate)).rounded())
-            let silence = AudioBuffer(pts: end, format: audioFormat, bytes: [UInt8](repeating: 0, count: frames * audioFormat.bytesPerFrame))
-            emit(.audio(TimelineAudio(buffer: silence, segment: segment, timeline: timeline, serial: serial, isSilence: true)))
+            emit(.audio(TimelineAudio(buffer: AudioBuffer(pts: end, format: audioFormat, bytes: []), segment: segment,
+                                      timeline: timeline, serial: serial, silence: seconds)))
         }
     }
 }

@@ -45,20 +45,32 @@ final class ItemSource {
     private var frameRate: Double
     /// A network item's packets, read ahead on a thread of their own.
     let readAhead: ReadAhead?
+    /// For a still picture: how long it stays up, its one frame's duration.
+    private let stillDuration: Double?
+    /// For a still picture played with sound: the format of the silence it
+    /// is heard as (so the audio clock runs through it, and the next
+    /// item's sound comes after it).
+    private let stillSilence: AudioFormat?
 
     /// - Parameter readAhead: for a network item, how many seconds to read
     ///   ahead of the decoders, and the signal raised when packets come.
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
-         deinterlacing: Deinterlacing, network: NetworkOptions, readAhead: (seconds: Double, consumer: WakeSignal)?,
+         deinterlacing: Deinterlacing, network: NetworkOptions, imageDuration: Double,
+         readAhead: (seconds: Double, consumer: WakeSignal)?,
          onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
         self.onSoftwareFallback = onSoftwareFallback
         let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout, headerWillDo: true, network: network)
         self.demuxer = demuxer
-        media = demuxer.media
-        guard demuxer.media.isPlayable else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
+        let stillDuration = demuxer.media.isStillImage ? item.imageDuration ?? imageDuration : nil
+        self.stillDuration = stillDuration
+        stillSilence = stillDuration == nil ? nil : audioFormat
+        var media = demuxer.media
+        // A picture lasts as long as it is shown, not the frame of 25 fps its reader gives it.
+        if let stillDuration { media.duration = MediaTime(seconds: stillDuration, preferredTimescale: 90_000) }
+        self.media = media
+        guard media.isPlayable else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
         item.markReady(media)
-        let media = demuxer.media
         // An HLS stream's variants: only the chosen one's segments are fetched (the others' streams are discarded).
         let variant = item.variantPreference(default: network.variant).choose(from: media.variants)
         let videoTrack = media.preferredTrack(.video, in: variant).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
@@ -94,7 +106,7 @@ final class ItemSource {
     var hasVideo: Bool { video != nil }
     /// The loop pass being read (0 = first).
     var pass: Int { segments.last?.pass ?? 0 }
-    var hasAudio: Bool { audio != nil }
+    var hasAudio: Bool { audio != nil || stillSilence != nil }
     var decoderName: String? { video?.decoder.current.decoderName }
     var decoderKind: VideoDecoderKind? { video?.decoder.current.kind }
 
@@ -229,6 +241,10 @@ final class ItemSource {
     /// declared length a second or more past the streams is an estimate
     /// (MPEG-TS guesses from the bit rate), not taken.
     private func extendToDeclaredDuration() {
+        if let stillDuration, let segment = segments.last {
+            passEnd = segment.ptsOrigin + MediaTime(seconds: stillDuration, preferredTimescale: 90_000)
+            return
+        }
         guard media.duration.isNumeric, passEnd.isNumeric else { return }
         let excess = (media.startTime + media.duration + passOffset - passEnd).seconds
         if excess > 1 / frameRate, excess < 1 { passEnd = passEnd + MediaTime(seconds: excess, preferredTimescale: 90_000) }
@@ -316,7 +332,7 @@ final class ItemSource {
     }
 
     private func emitVideo(_ frame: VideoFrame, serial: Int, emit: (Output) -> Void) {
-        let duration = frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate
+        let duration = stillDuration ?? (frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate)
         guard frame.pts.isValid else { return }
         if let shown = videoShownThrough {
             if frame.pts <= shown { return }
@@ -327,6 +343,10 @@ final class ItemSource {
         let segment = segment(for: frame.pts, video: true)
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
                                   timeline: segment.timeline(ofPts: frame.pts), duration: duration, serial: serial)))
+        if let format = stillSilence {
+            emit(.audio(TimelineAudio(buffer: AudioBuffer(pts: frame.pts, format: format, bytes: []), segment: segment,
+                                      timeline: segment.timeline(ofPts: frame.pts), serial: serial, silence: duration)))
+        }
     }
 
     private func emitAudio(_ decoded: AudioBuffer, serial: Int, emit: (Output) -> Void) {

@@ -55,9 +55,11 @@ struct TimelineAudio: Sendable {
     let segment: Segment
     var timeline: Double
     let serial: Int
-    /// A pause between items: an output that stops for silence is stopped
-    /// for its length instead of being fed it.
-    var isSilence = false
+    /// Seconds of silence this entry stands for, its buffer empty: a pause
+    /// between items, or a still picture's time up. An output that stops
+    /// for silence is stopped that long; others are fed silence a piece at
+    /// a time (so a picture up for hours holds no hours of zeros).
+    var silence: Double?
 }
 
 /// Decoded media that knows its seek serial.

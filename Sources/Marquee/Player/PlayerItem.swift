@@ -23,6 +23,7 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
         var isPlaybackLikelyToKeepUp = false
         var currentTime = MediaTime.zero
         var preferredForwardBufferDuration = 0.0
+        var imageDuration: Double?
         var preferredPeakBitRate = 0.0
         var preferredMaximumResolution: (width: Int, height: Int)?
     }
@@ -79,6 +80,18 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
     public var preferredForwardBufferDuration: Double {
         get { state.withLock { $0.preferredForwardBufferDuration } }
         set { state.withLock { $0.preferredForwardBufferDuration = newValue.isFinite ? max(0, newValue) : 0 } }
+    }
+
+    /// Seconds the item stays up when it is a still picture (a JPEG, PNG,
+    /// WebP...; `Asset`'s media `isStillImage`); nil, the default, leaves it
+    /// to the player (`PlayerConfiguration.imageDuration`). Read when the
+    /// item is opened; a value that is not positive is ignored.
+    public var imageDuration: Double? {
+        get { state.withLock { $0.imageDuration } }
+        set {
+            guard newValue.map({ $0.isFinite && $0 > 0 }) ?? true else { return }
+            state.withLock { $0.imageDuration = newValue }
+        }
     }
 
     /// The limit, in bits per second, on the variant of an HLS stream

@@ -29,7 +29,7 @@ extension MarqueeConfiguration {
         section("[playback]", [
             ("playlist", "[" + playback.playlist.map(quote).joined(separator: ", ") + "]"),
             ("loop", quote(playback.loop.rawValue)), ("shuffle", String(playback.shuffle)),
-            ("start", float(playback.start)), ("rate", float(playback.rate)),
+            ("start", float(playback.start)), ("rate", float(playback.rate)), ("image_duration", float(playback.imageDuration)),
             ("between_items", quote(playback.betweenItems.rawValue)), ("between_items_ms", String(playback.betweenItemsMs)),
             ("on_error", quote(playback.onError.rawValue)), ("on_unavailable", quote(playback.onUnavailable.rawValue)),
             ("retry_max", float(playback.retryMax)),

@@ -68,6 +68,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var start = 0.0
         /// Playback speed, in `PlaybackRate.range`.
         public var rate = 1.0
+        /// Seconds a still picture (JPEG, PNG, WebP, BMP...) stays up.
+        public var imageDuration = 10.0
         public var betweenItems = BetweenItems.holdLastFrame
         /// How long `betweenItems` lasts, milliseconds (0 = a seamless cut).
         public var betweenItemsMs = 0

@@ -139,4 +139,13 @@ public struct MediaDescription: Sendable, Hashable {
     }
 
     public var isPlayable: Bool { tracks.contains { $0.isPlayable } }
+
+    /// A single picture (JPEG, PNG, WebP, BMP...): read by libavformat's
+    /// image readers (`image2`, `*_pipe`), one video track and nothing else
+    /// playable. An animated GIF has a demuxer of its own and plays as video.
+    public var isStillImage: Bool {
+        guard containerFormat == "image2" || containerFormat.hasSuffix("_pipe") else { return false }
+        let playable = tracks.filter(\.isPlayable)
+        return playable.count == 1 && playable[0].mediaType == .video
+    }
 }

@@ -16,6 +16,8 @@ struct PlayCommand: Subcommand {
                    "passes to play in all with --loop; alone it loops the item N times"),
         OptionSpec("--start", "SECONDS", default: "0; [playback] start", .input, "start the first item this far in, on the exact frame"),
         OptionSpec("--rate", "R", default: "1; [playback] rate", .input, "speed, above 0 and up to 16; sound keeps its pitch"),
+        OptionSpec("--image-duration", "SECONDS", default: "10; [playback] image_duration", .input,
+                   "how long a still picture (JPEG, PNG, WebP, BMP...) stays up"),
         OptionSpec("--keep-open", .input, "at the end, hold the last frame and keep running ([playback] keep_open)"),
         RTSPTransportFlag.option,
         OptionSpec("--video-out", "kms|null|null:xrgb8888|file:DIR", default: "kms where /dev/dri has a card, else null", .display,
@@ -44,6 +46,7 @@ struct PlayCommand: Subcommand {
     let audioOut: OutputChoice?
     let rate: Double
     let start: Double?
+    let imageDuration: Double
     let untimed: Bool
     /// At the end, hold the last frame and keep running (`--keep-open`, `[playback] keep_open`).
     let keepOpen: Bool
@@ -109,6 +112,10 @@ struct PlayCommand: Subcommand {
         rate = try parser.option("--rate", as: Double.self) ?? file.playback.rate
         guard PlaybackRate.range.contains(rate) else { throw UsageError("--rate must be \(PlaybackRate.rangeDescription)") }
         start = try parser.option("--start", as: Double.self) ?? (file.playback.start > 0 ? file.playback.start : nil)
+        imageDuration = try parser.option("--image-duration", as: Double.self) ?? file.playback.imageDuration
+        guard imageDuration.isFinite, imageDuration >= 0.04, imageDuration <= 86_400 else {
+            throw UsageError("--image-duration must be seconds from 0.04 to 86400")
+        }
         untimed = parser.flag("--untimed")
         keepOpen = parser.flag("--keep-open") || file.playback.keepOpen
         threads = try parser.option("--threads", as: Int.self) ?? file.decode.threads
@@ -216,6 +223,7 @@ struct PlayCommand: Subcommand {
                                                 keepsPresentationLog: presentationLogPath != nil)
         configuration.betweenItems = settings.betweenItems(background: kms.background)
         configuration.deinterlacing = deinterlacing
+        configuration.imageDuration = imageDuration
         configuration.onUnavailable = settings.configuration.playback.onUnavailable
         configuration.retry = RetrySchedule(cap: settings.configuration.playback.retryMax)
         configuration.network.liveLatency = settings.configuration.playback.liveLatency

@@ -33,6 +33,9 @@ final class AudioStage: EngineStage {
     /// Timeline seconds through which input audio (or padding) has been
     /// taken on this serial: where the next audio is due.
     private var writtenThrough: Double?
+    /// A silence entry fed to an output that does not stop for it: written
+    /// a piece at a time up to this timeline position.
+    private var silenceUntil: Double?
     /// Where the last audio from the stream (not padding) ended.
     private var streamThrough: Double?
     /// A gap or an overlap smaller than this is rounding, left alone.
@@ -67,6 +70,7 @@ final class AudioStage: EngineStage {
             ready = nil
             drainingUntil = nil
             pause = nil
+            silenceUntil = nil
             writtenThrough = nil
             streamThrough = nil
         }
@@ -88,6 +92,14 @@ final class AudioStage: EngineStage {
             ready = nil
             commit(audio, buffer: buffer, rate: rate)
             return .now
+        }
+        if let until = silenceUntil {
+            if let fill = padding(to: until, before: nil, rate: rate, limit: .infinity) {
+                ready = fill
+                return .now
+            }
+            silenceUntil = nil
+            streamThrough = writtenThrough
         }
         guard let entry = early ?? engine.audioQueue.pop() else { return keepDeviceFed(now: now, rate: rate) }
         early = nil
@@ -113,13 +125,13 @@ final class AudioStage: EngineStage {
                 ready = fill
                 return .now
             }
+            if let seconds = incoming.silence {
+                hold(incoming, seconds: seconds, rate: rate, gain: gain)
+                return .now
+            }
             guard let audio = trimmed(incoming) else { return .now }
             writtenThrough = audio.timeline + audio.buffer.duration.seconds
             streamThrough = writtenThrough
-            guard !(audio.isSilence && output.stopsForSilence && !engine.configuration.untimed) else {
-                stop(for: audio, rate: rate, gain: gain)
-                return .now
-            }
             if let previous = lastSegment, previous.id != audio.segment.id, !audio.segment.hasVideo {
                 engine.crossSeam(from: previous, to: audio.segment)
             }
@@ -148,13 +160,14 @@ final class AudioStage: EngineStage {
     }
 
     /// The next piece of silence from where audio is due towards `timeline`,
-    /// ready to write, when there is a hole shorter than `fillLimit` (nil
+    /// ready to write, when there is a hole shorter than `limit` (nil
     /// otherwise). The first audio of a serial is due at its segment's
     /// start: a stream that starts late gets silence before it.
-    private func padding(to timeline: Double, before audio: TimelineAudio?, rate: Double) -> (TimelineAudio, AudioBuffer)? {
+    private func padding(to timeline: Double, before audio: TimelineAudio?, rate: Double,
+                         limit: Double = fillLimit) -> (TimelineAudio, AudioBuffer)? {
         guard let due = writtenThrough ?? audio?.segment.timelineStart else { return nil }
         let gap = timeline - due
-        guard gap > Self.tolerance, gap < Self.fillLimit, let segment = lastSegment ?? audio?.segment else { return nil }
+        guard gap > Self.tolerance, gap < limit, let segment = lastSegment ?? audio?.segment else { return nil }
         let format = output.format
         let frames = Int((min(gap, Self.fillPiece) * Double(format.sampleRate)).rounded())
         let pts = segment.ptsOrigin + MediaTime(seconds: due - segment.timelineStart, preferredTimescale: Int32(format.sampleRate))
@@ -179,11 +192,20 @@ final class AudioStage: EngineStage {
         return kept
     }
 
-    /// A pause between items: what was written plays out, then the device
-    /// stands still until the pause's end.
-    private func stop(for silence: TimelineAudio, rate: Double, gain: Float) {
+    /// A silence entry: an output that stops for silence plays out what was
+    /// written and then stands still until its end; another is fed silence
+    /// from here to its end (see `silenceUntil`).
+    private func hold(_ silence: TimelineAudio, seconds: Double, rate: Double, gain: Float) {
+        lastSegment = silence.segment
+        if writtenThrough == nil { writtenThrough = silence.timeline }
+        guard output.stopsForSilence, !engine.configuration.untimed else {
+            silenceUntil = silence.timeline + seconds
+            return
+        }
+        writtenThrough = silence.timeline + seconds
+        streamThrough = writtenThrough
         flushStretcher(rate: rate, gain: gain)
-        pause = (playedOut(less: Self.drainMargin), silence.timeline, silence.timeline + silence.buffer.duration.seconds, false)
+        pause = (playedOut(less: Self.drainMargin), silence.timeline, silence.timeline + seconds, false)
     }
 
     /// Writes what the stretcher still holds back (at a rate other than 1)

@@ -220,6 +220,7 @@ final class SourceStage: EngineStage {
         let source = try ItemSource(item: item, audioFormat: configuration.audioOutput?.format,
                                     videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
                                     deinterlacing: configuration.deinterlacing, network: configuration.network,
+                                    imageDuration: configuration.imageDuration,
                                     readAhead: (item.forwardBufferDuration(automatic: configuration.network.forwardBuffer), signal),
                                     onSoftwareFallback: { [unowned self] reason in
             softwareFallback(item, reason: reason, atOpen: opening)
