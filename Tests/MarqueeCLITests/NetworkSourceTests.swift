@@ -107,8 +107,9 @@ import Testing
     /// twice its rate: the server stops for 12 s mid-file. The player waits
     /// for its buffer (a stall), gives the source up after 10 s without a
     /// byte (one lost line), and is back within a retry of the server (one
-    /// back line); each hold on screen ends with the frame after the one
-    /// held, in the same pass.
+    /// back line); each hold on screen ends within a few frames of the one
+    /// held, in the same pass (under load, frames drained at the loss may
+    /// come after the clock has passed them, and are dropped as late).
     @Test func aProgressiveFileOverHTTPSResumesWhereItWasLost() throws {
         let file = URL(fileURLWithPath: try Fixtures.path(Fixtures.indexed(seconds: 40, fps: 25, size: "160x96")))
         let nginx = try Nginx(root: file.deletingLastPathComponent().path, tls: true)
@@ -139,7 +140,7 @@ import Testing
         let holds = zip(frames, frames.dropFirst()).filter { $1.display - $0.display > 1 }
         #expect((1...2).contains(holds.count), "holds: the stall and the outage: \(holds.map { ($0.0.pts, $0.1.pts) })")
         for (before, after) in holds {
-            #expect(after.pass == before.pass && after.pts > before.pts && after.pts - before.pts < 0.05,
+            #expect(after.pass == before.pass && after.pts > before.pts && after.pts - before.pts < 0.2,
                     "resumed at \(after.pts) s after the frame at \(before.pts) s")
         }
         #expect((frames.last?.pts ?? 0) > 12, "played on after the outage")

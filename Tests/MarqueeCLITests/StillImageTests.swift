@@ -64,6 +64,31 @@ import Testing
         #expect(stats?["framesDropped"] as? Int == 0)
     }
 
+    /// Pictures that do not decode (a text file named .jpg, an empty .png,
+    /// a JPEG cut off inside its headers): one line each naming the file,
+    /// and the good picture after them is shown.
+    @Test func aPictureThatDoesNotDecodeIsOneLineAndTheShowGoesOn() throws {
+        let folder = try Self.pictures()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-bad-stills-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try "this is not a picture\n".write(toFile: "\(work)/text.jpg", atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: "\(work)/empty.png", contents: Data())
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/a.jpg"))
+        try jpeg.prefix(200).write(to: URL(fileURLWithPath: "\(work)/cut.jpg"))
+        let bad = ["text.jpg", "empty.png", "cut.jpg"].map { "\(work)/\($0)" }
+        let result = try MarqueeExecutable.run(["play"] + bad + ["\(folder)/b.png", "--image-duration", "1", "--untimed",
+                                                                 "--video-out", "null", "--audio-out", "null",
+                                                                 "--stats", "\(work)/stats.json"])
+        print(result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        for path in bad {
+            #expect(lines.filter { $0.hasPrefix("marquee: \(path):") }.count == 1, "\(path): \(lines)")
+        }
+        #expect(lines.count == bad.count, "one line each: \(lines)")
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(work)/stats.json"))) as? [String: Any]
+        #expect(stats?["framesPresented"] as? Int == 1, "the good picture after them")
+    }
+
     /// `--image-duration` out of range is a usage error; `[playback]
     /// image_duration` holds a picture between two videos up that long,
     /// and the sound has silence as long between theirs (no gap, no overlap).

@@ -47,6 +47,10 @@ final class ItemSource {
     let readAhead: ReadAhead?
     /// For a still picture: how long it stays up, its one frame's duration.
     private let stillDuration: Double?
+    /// A still picture's one frame, decoded when the item opens and shown
+    /// each pass; and whether this pass has shown it.
+    private let still: VideoFrame?
+    private var stillShown = false
     /// For a still picture played with sound: the format of the silence it
     /// is heard as (so the audio clock runs through it, and the next
     /// item's sound comes after it).
@@ -85,6 +89,11 @@ final class ItemSource {
         guard video != nil || audio != nil else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
         frameRate = videoTrack?.video?.frameRate ?? 25
         if let failure = video?.decoder.setupFailure { onSoftwareFallback("decoding video in software: \(failure)") }
+        // Decoded now, so a picture that does not decode fails here (one line, the show goes on).
+        let pictureDecoder = video
+        still = try stillDuration.flatMap { _ in
+            try pictureDecoder.map { try Self.decodePicture(demuxer, $0, source: item.asset.source) }
+        }
         demuxer.select(streams: Set([video?.stream, audio?.stream].compactMap { $0 }))
         let timedStream = video?.stream ?? audio?.stream ?? 0
         // A live stream has no more than its latency to read ahead: what is newer is not written yet.
@@ -128,6 +137,7 @@ final class ItemSource {
             audio?.decoder.flush()
         }
         segments.removeAll()
+        stillShown = false
         (videoSegment, audioSegment) = (0, 0)
         passEnd = .negativeInfinity
         lastVideoPts = nil
@@ -152,6 +162,7 @@ final class ItemSource {
         passOffset = end - media.startTime
         passEnd = .negativeInfinity
         discardBefore = nil
+        stillShown = false
         let segment = Segment(id: segmentID, item: item, pass: last.pass + 1, timelineStart: last.timeline(ofPts: end),
                               itemStart: .zero, ptsOrigin: end, hasVideo: hasVideo, hasAudio: hasAudio)
         segments.append(segment)
@@ -209,8 +220,19 @@ final class ItemSource {
         case waiting
     }
 
-    /// Reads and decodes one packet.
+    /// Reads and decodes one packet (for a still picture, shows its frame).
     func step(serial: Int, emit: (Output) -> Void) throws -> Step {
+        if let still {
+            guard !stillShown else {
+                extendToDeclaredDuration()
+                return .endOfPass
+            }
+            stillShown = true
+            var frame = still
+            frame.pts = still.pts + passOffset
+            emitVideo(frame, serial: serial, emit: emit)
+            return .decoded
+        }
         let next = try readAhead?.next() ?? demuxer.read().map(ReadAhead.Next.packet) ?? .end
         let packet: Packet
         switch next {
@@ -263,6 +285,29 @@ final class ItemSource {
     /// rewound and must be read again to its end.
     func drain(serial: Int, emit: (Output) -> Void) throws -> Bool {
         try decode(nil, serial: serial, emit: emit)
+    }
+
+    /// A still picture's frame: its packet decoded and the decoder drained
+    /// and flushed (nothing of it is left inside). Where VA-API gave up on
+    /// it, the picture is read again for software.
+    private static func decodePicture(_ demuxer: Demuxer, _ video: (stream: Int, decoder: FallbackVideoDecoder),
+                                      source: String) throws -> VideoFrame {
+        defer { video.decoder.flush() }
+        var frames: [VideoFrame] = []
+        var rereads = 0
+        while frames.isEmpty, let packet = try demuxer.read() {
+            guard packet.streamIndex == video.stream else { continue }
+            switch try video.decoder.decode(packet) {
+            case .frames(let decoded): frames = decoded
+            case .switchedToSoftware:
+                rereads += 1
+                guard rereads <= 1 else { throw PlaybackError.noPicture(source: source) }
+                try demuxer.seek(to: .zero)
+            }
+        }
+        if frames.isEmpty, case .frames(let drained) = try video.decoder.decode(nil) { frames = drained }
+        guard let frame = frames.first else { throw PlaybackError.noPicture(source: source) }
+        return frame
     }
 
     /// Returns false when video switched to software and the input was rewound.
@@ -376,11 +421,14 @@ private extension Packet {
 /// Why an item could not be played, beyond the libav call that failed.
 public enum PlaybackError: Error, Sendable, CustomStringConvertible {
     case noPlayableTrack(source: String)
+    /// A still picture that decoded to nothing.
+    case noPicture(source: String)
     case internalState(String)
 
     public var description: String {
         switch self {
         case .noPlayableTrack(let source): "\(source): no playable audio or video track"
+        case .noPicture(let source): "\(source): the picture did not decode"
         case .internalState(let what): "internal error: \(what)"
         }
     }
