@@ -44,12 +44,13 @@ import Testing
         let player = try BackgroundMarquee(["play", server.url, "--rtsp-transport", transport,
                                             "--config", try Self.configuration(in: folder), "--video-out", "null",
                                             "--audio-out", "null", "--stats", "\(folder)/stats.json"])
-        Thread.sleep(forTimeInterval: 5)
+        Thread.sleep(forTimeInterval: 8)
         let played = player.stop()
         #expect(played.stderr.isEmpty, "\(played.stderr)")
-        // Opening takes about a second and a second is buffered before the first frame: 3 s at 25 fps are 75.
+        // Opening takes about a second and a second is buffered before the first frame: 6 s at 25 fps are 150;
+        // under a loaded CI machine opening a UDP session has taken 3 s more.
         let presented = try Self.stats("\(folder)/stats.json")["framesPresented"] as? Int ?? 0
-        #expect(presented >= 50, "\(presented) frames presented in 5 s")
+        #expect(presented >= 50, "\(presented) frames presented in 8 s")
 
         let other = transport == "udp" ? "tcp" : "udp"
         let refused = try BackgroundMarquee(["play", server.url, "--rtsp-transport", other, "--video-out", "null", "--audio-out", "null"])
