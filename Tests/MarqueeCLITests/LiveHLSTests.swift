@@ -81,9 +81,7 @@ import Testing
             let newest = try #require(writer.newest(at: first.time), "the writer had no segment at \(first.time)")
             return newest - LiveHLSWriter.number(first.path) + 1
         }
-        let frames = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .compactMap { $0["displayTime"] as? Double }
+        let frames = try PresentedFrame.read(log).map(\.display)
         // Display times are seconds of the player's monotonic clock: frames after the restart are the last ones.
         let resumedFrames = restarted.map { _ in zip(frames, frames.dropFirst()).reversed().prefix { $1 - $0 < 1 }.count } ?? 0
         return Run(behind: try behind(after: started), behindAfterOutage: try restarted.map { try behind(after: $0) },

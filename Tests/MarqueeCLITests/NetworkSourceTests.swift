@@ -71,12 +71,7 @@ import Testing
         #expect(stats?["sourceOutages"] as? Int == 2)
 
         // Resumed where it was lost: across each long hold, item time goes on by a frame.
-        let presented = try String(contentsOfFile: "\(folder)/presented.jsonl", encoding: .utf8).split(separator: "\n")
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        let frames = presented.compactMap { record -> (pts: Double, display: Double, pass: Int)? in
-            guard let pts = record["pts"] as? Double, let display = record["displayTime"] as? Double else { return nil }
-            return (pts, display, record["pass"] as? Int ?? 0)
-        }
+        let frames = try PresentedFrame.read("\(folder)/presented.jsonl")
         let holds = zip(frames, frames.dropFirst()).filter { $1.display - $0.display > 1 }
         #expect(holds.count == 2, "expected two long holds, one an outage: \(holds.map { ($0.0.pts, $0.1.pts) })")
         for (before, after) in holds {
@@ -131,12 +126,7 @@ import Testing
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.filter { $0.contains(": lost (") }.count == 1 && lines.filter { $0.contains(": back after") }.count == 1,
                 "\(lines)")
-        let frames = try String(contentsOfFile: "\(work)/presented.jsonl", encoding: .utf8).split(separator: "\n")
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .compactMap { record -> (pts: Double, display: Double, pass: Int)? in
-                guard let pts = record["pts"] as? Double, let display = record["displayTime"] as? Double else { return nil }
-                return (pts, display, record["pass"] as? Int ?? 0)
-            }
+        let frames = try PresentedFrame.read("\(work)/presented.jsonl")
         let holds = zip(frames, frames.dropFirst()).filter { $1.display - $0.display > 1 }
         #expect((1...2).contains(holds.count), "holds: the stall and the outage: \(holds.map { ($0.0.pts, $0.1.pts) })")
         for (before, after) in holds {
@@ -219,12 +209,7 @@ import Testing
         #expect(stats?["framesDropped"] as? Int == 0)
 
         // Every frame in order, and time held still only at the stalls.
-        let frames = try String(contentsOfFile: "\(work)/presented.jsonl", encoding: .utf8).split(separator: "\n")
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .compactMap { record -> (pts: Double, display: Double)? in
-                guard let pts = record["pts"] as? Double, let display = record["displayTime"] as? Double else { return nil }
-                return (pts, display)
-            }
+        let frames = try PresentedFrame.read("\(work)/presented.jsonl")
         let steps = zip(frames, frames.dropFirst())
         #expect(steps.allSatisfy { abs($1.pts - $0.pts - 0.04) < 0.001 }, "a frame was skipped or repeated")
         let holds = steps.filter { $1.display - $0.display > 0.2 }.count

@@ -107,12 +107,7 @@ import Testing
         // Three sessions, each starting at its server's first frame (no
         // B-frames: within one, pts only grow), each played for a second or
         // more, and the last frame held up over each outage.
-        let shown = try String(contentsOfFile: "\(folder)/presented.jsonl", encoding: .utf8).split(separator: "\n")
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .compactMap { record -> (pts: Double, display: Double)? in
-                guard let pts = record["pts"] as? Double, let display = record["displayTime"] as? Double else { return nil }
-                return (pts, display)
-            }
+        let shown = try PresentedFrame.read("\(folder)/presented.jsonl")
         let starts = shown.indices.dropFirst().filter { shown[$0].pts < shown[$0 - 1].pts }
         #expect(starts.count == 2, "sessions start at frames \([0] + starts) of \(shown.count)")
         for (start, end) in zip([0] + starts, starts + [shown.count]) {

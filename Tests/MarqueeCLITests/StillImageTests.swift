@@ -21,16 +21,6 @@ import Testing
         return folder
     }
 
-    private static func presented(_ path: String) throws -> [(item: Int, pts: Double, display: Double)] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .compactMap { record in
-                guard let item = record["item"] as? Int, let pts = record["pts"] as? Double,
-                      let display = record["displayTime"] as? Double else { return nil }
-                return (item, pts, display)
-            }
-    }
-
     /// Pictures and a video in one playlist, looped twice: each picture is
     /// one frame that stays up 2 s (the next item starts 2 s after it), the
     /// video plays whole, and every item counts an end each pass.
@@ -45,7 +35,7 @@ import Testing
                                                                     "--stats", "\(work)/stats.json",
                                                                     "--presentation-log", "\(work)/presented.jsonl"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
-        let frames = try Self.presented("\(work)/presented.jsonl")
+        let frames = try PresentedFrame.read("\(work)/presented.jsonl")
         // Items in play order: 0-3 the pictures, 4 the video; a loop pass plays them again.
         let firsts = zip(frames.indices, frames).filter { $0.0 == 0 || frames[$0.0 - 1].item != $0.1.item }.map(\.1)
         #expect(firsts.map(\.item) == [0, 1, 2, 3, 4, 0, 1, 2, 3, 4])
