@@ -104,7 +104,8 @@ import Testing
     /// byte (one lost line), and is back within a retry of the server (one
     /// back line); each hold on screen ends within a few frames of the one
     /// held, in the same pass (under load, frames drained at the loss may
-    /// come after the clock has passed them, and are dropped as late).
+    /// come after the clock has passed them, and are dropped as late), and
+    /// the holds make at most two episodes.
     @Test func aProgressiveFileOverHTTPSResumesWhereItWasLost() throws {
         let file = URL(fileURLWithPath: try Fixtures.path(Fixtures.indexed(seconds: 40, fps: 25, size: "160x96")))
         let nginx = try Nginx(root: file.deletingLastPathComponent().path, tls: true)
@@ -128,7 +129,11 @@ import Testing
                 "\(lines)")
         let frames = try PresentedFrame.read("\(work)/presented.jsonl")
         let holds = zip(frames, frames.dropFirst()).filter { $1.display - $0.display > 1 }
-        #expect((1...2).contains(holds.count), "holds: the stall and the outage: \(holds.map { ($0.0.pts, $0.1.pts) })")
+        // Frames drained at the loss follow the audio clock, which has run dry
+        // with the source, so one outage can show as a few holds a frame apart.
+        let episodes = zip(holds, holds.dropFirst()).filter { $1.0.pts - $0.1.pts > 0.2 }.count + (holds.isEmpty ? 0 : 1)
+        #expect((1...2).contains(episodes),
+                "holds: the stall and the outage: \(holds.map { ($0.0.pts, $0.1.pts, $0.0.display, $0.1.display) })")
         for (before, after) in holds {
             #expect(after.pass == before.pass && after.pts > before.pts && after.pts - before.pts < 0.2,
                     "resumed at \(after.pts) s after the frame at \(before.pts) s")
