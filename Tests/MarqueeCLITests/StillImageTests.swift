@@ -54,6 +54,26 @@ import Testing
         #expect(stats?["framesDropped"] as? Int == 0)
     }
 
+    /// Per-entry durations from the configuration's playlist: a folder's
+    /// pictures each 0.5 s, a file 1 s, a plain entry `image_duration`.
+    @Test func playlistTablesGiveTheirPicturesTheirOwnDuration() throws {
+        let folder = try Self.pictures()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-durations-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try """
+            [playback]
+            image_duration = 1.5
+            playlist = [{ path = "\(folder)", duration = 0.5 }, { path = "\(folder)/b.png", duration = 1 }, "\(folder)/a.jpg"]
+            """.write(toFile: "\(work)/marquee.toml", atomically: true, encoding: .utf8)
+        let result = try MarqueeExecutable.run(["play", "--config", "\(work)/marquee.toml", "--untimed", "--video-out", "null",
+                                                "--audio-out", "null", "--presentation-log", "\(work)/presented.jsonl"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let frames = try PresentedFrame.read("\(work)/presented.jsonl")
+        #expect(frames.map(\.item) == Array(0..<6), "one frame per picture")
+        let upFor = zip(frames, frames.dropFirst()).map { $1.display - $0.display }
+        #expect(upFor.count == 5 && zip(upFor, [0.5, 0.5, 0.5, 0.5, 1]).allSatisfy { abs($0 - $1) < 0.041 }, "\(upFor)")
+    }
+
     /// Pictures that do not decode (a text file named .jpg, an empty .png,
     /// a JPEG cut off inside its headers): one line each naming the file,
     /// and the good picture after them is shown.

@@ -56,7 +56,7 @@ import Testing
         configuration.display.background = RGBColor(red: 0x12, green: 0xAB, blue: 0xEF)
         configuration.decode.hwaccel = .software
         configuration.audio.volume = 0.25
-        configuration.playback.playlist = ["a \"quoted\" name.mp4", "/media/*.mkv"]
+        configuration.playback.playlist = ["a \"quoted\" name.mp4", "/media/*.mkv", PlaylistEntry(path: "menu.jpg", duration: 20)]
         configuration.playback.loop = .playlist
         configuration.playback.rate = 1.5
         configuration.playback.betweenItems = .black
@@ -102,6 +102,37 @@ import Testing
         #expect(found.map(\.location) == [SourceLocation(line: 2, column: 17)])
         #expect(found.first?.message == "playback.between_items: \"black\" has no effect while between_items_ms is 0 (items cut seamlessly); give it a duration")
         #expect(throws: Never.self) { try MarqueeConfiguration.parse("[playback]\nbetween_items = \"black\"\nbetween_items_ms = 300") }
+    }
+
+    /// Playlist entries are strings or inline tables `{ path, duration }`;
+    /// each wrong one is an error at its place and the rest are kept.
+    @Test func playlistEntriesAreStringsOrTablesWithADuration() throws {
+        let configuration = try MarqueeConfiguration.parse("""
+            [playback]
+            playlist = ["intro.mp4", { path = "menu.jpg", duration = 20 }, { path = "photos", duration = 2.5 }]
+            """)
+        #expect(configuration.playback.playlist == ["intro.mp4", PlaylistEntry(path: "menu.jpg", duration: 20),
+                                                    PlaylistEntry(path: "photos", duration: 2.5)])
+        let found = Self.problems("""
+            [playback]
+            playlist = [
+              { path = "a.jpg", duration = 0 },
+              { path = "b.jpg", duration = "ten" },
+              { duration = 3 },
+              { path = "c.jpg", durtion = 3 },
+              42,
+              { path = "" },
+            ]
+            """)
+        #expect(found.map(\.message) == [
+            "playback.playlist[0].duration: 0 s is out of range 0.04...86400 s",
+            "playback.playlist[1].duration: expected a number, found a string",
+            "playback.playlist[2]: has no path (write { path = \"FILE\", duration = SECONDS })",
+            "unknown key 'durtion' in [playback.playlist[3]] (did you mean 'duration'?)",
+            "playback.playlist[4]: expected a path or a table { path, duration }, found an integer",
+            "playback.playlist[5].path: is empty",
+        ])
+        #expect(found.map(\.location.description) == ["3:32", "4:32", "5:3", "6:21", "7:3", "8:12"])
     }
 
     @Test func namesAreCheckedWithSuggestions() {

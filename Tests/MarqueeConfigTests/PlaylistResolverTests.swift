@@ -17,13 +17,27 @@ import Testing
     @Test func foldersGlobsURLsAndFilesExpandInOrder() throws {
         let root = try Self.folder(["loop/b.mp4", "loop/a.mp4", "loop/.hidden", "loop/sub/c.mp4", "clips/x.mkv", "clips/y.mkv",
                                     "clips/z.txt", "intro.mp4"])
-        let resolution = PlaylistResolver.resolve(["intro.mp4", "loop", "\(root)/clips/*.mkv", "rtsp://camera/stream", "missing.mp4"],
+        let resolution = PlaylistResolver.resolve(["intro.mp4", "loop", PlaylistEntry(path: "\(root)/clips/*.mkv"),
+                                                   "rtsp://camera/stream", "missing.mp4"],
                                                   relativeTo: root)
-        #expect(resolution.items == [
+        #expect(resolution.items.map(\.source) == [
             "\(root)/intro.mp4", "\(root)/loop/a.mp4", "\(root)/loop/b.mp4",
             "\(root)/clips/x.mkv", "\(root)/clips/y.mkv", "rtsp://camera/stream", "\(root)/missing.mp4",
         ])
         #expect(resolution.warnings == ["'missing.mp4' does not exist"])
+        #expect(resolution.items.allSatisfy { $0.duration == nil })
+    }
+
+    /// An entry's picture duration goes with every item it gives: a
+    /// folder's files, a glob's matches, a file.
+    @Test func anEntrysDurationGoesWithEachOfItsItems() throws {
+        let root = try Self.folder(["photos/a.jpg", "photos/b.png", "menu.jpg", "clip.mp4"])
+        let resolution = PlaylistResolver.resolve([PlaylistEntry(path: "photos", duration: 5), "clip.mp4",
+                                                   PlaylistEntry(path: "m*.jpg", duration: 20)], relativeTo: root)
+        #expect(resolution.items == [
+            PlaylistResolver.Item(source: "\(root)/photos/a.jpg", duration: 5), PlaylistResolver.Item(source: "\(root)/photos/b.png", duration: 5),
+            PlaylistResolver.Item(source: "\(root)/clip.mp4"), PlaylistResolver.Item(source: "\(root)/menu.jpg", duration: 20),
+        ])
     }
 
     @Test func entriesThatGiveNothingAreWarnings() throws {

@@ -159,7 +159,7 @@ extension MarqueeConfiguration.Playback {
         reader.read(&shuffle, "shuffle")
         reader.read(&start, "start", in: 0...1_000_000, unit: " s")
         reader.read(&rate, "rate", in: PlaybackRate.range)
-        reader.read(&imageDuration, "image_duration", in: 0.04...86_400, unit: " s")
+        reader.read(&imageDuration, "image_duration", in: PlaylistEntry.durations, unit: " s")
         reader.read(&betweenItems, "between_items")
         reader.read(&betweenItemsMs, "between_items_ms", in: 0...60_000, unit: " ms")
         if betweenItems == .black, betweenItemsMs == 0, let given = reader.value("between_items") {

@@ -27,7 +27,7 @@ extension MarqueeConfiguration {
             ("volume", float(audio.volume)), ("latency_ms", String(audio.latencyMs)),
         ])
         section("[playback]", [
-            ("playlist", "[" + playback.playlist.map(quote).joined(separator: ", ") + "]"),
+            ("playlist", "[" + playback.playlist.map(entry).joined(separator: ", ") + "]"),
             ("loop", quote(playback.loop.rawValue)), ("shuffle", String(playback.shuffle)),
             ("start", float(playback.start)), ("rate", float(playback.rate)), ("image_duration", float(playback.imageDuration)),
             ("between_items", quote(playback.betweenItems.rawValue)), ("between_items_ms", String(playback.betweenItemsMs)),
@@ -53,6 +53,11 @@ extension MarqueeConfiguration {
     }
 
     private func quote(_ text: String) -> String { JSONString.quoted(text) }
+
+    private func entry(_ entry: PlaylistEntry) -> String {
+        guard let duration = entry.duration else { return quote(entry.path) }
+        return "{ path = \(quote(entry.path)), duration = \(float(duration)) }"
+    }
 
     /// Always with a decimal point or exponent, so it reads back as a float.
     private func float(_ number: Double) -> String { TOMLTaggedJSON.floatText(number) }

@@ -60,7 +60,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     /// `[playback]`: what plays and how.
     public struct Playback: Sendable, Equatable {
         /// Files, folders, globs and URLs as written; see `PlaylistResolver`.
-        public var playlist: [String] = []
+        public var playlist: [PlaylistEntry] = []
         public var loop = LoopMode.none
         /// Play the playlist in a random order (chosen at start and at each reload).
         public var shuffle = false

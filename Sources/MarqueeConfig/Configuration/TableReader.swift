@@ -120,6 +120,35 @@ final class TableReader {
         target = strings
     }
 
+    /// Strings, or inline tables `{ path, duration }`: each wrong element
+    /// is an error at that element, and the rest are kept.
+    func read(_ target: inout [PlaylistEntry], _ key: String) {
+        guard let value = value(key) else { return }
+        guard let elements = value.array else { return typeError(key, expected: "an array of paths", found: value) }
+        target = elements.enumerated().compactMap { index, element in
+            if let path = element.string { return PlaylistEntry(path: path) }
+            guard let table = element.table else {
+                typeError("\(key)[\(index)]", expected: "a path or a table { path, duration }", found: element)
+                return nil
+            }
+            let reader = TableReader(table, name: "\(qualified(key))[\(index)]", at: element.location, diagnostics: diagnostics)
+            var path = ""
+            var duration = -1.0
+            reader.read(&path, "path")
+            reader.read(&duration, "duration", in: PlaylistEntry.durations, unit: " s")
+            reader.finish()
+            guard let given = reader.value("path") else {
+                error("\(key)[\(index)]", "has no path (write { path = \"FILE\", duration = SECONDS })", at: element.location)
+                return nil
+            }
+            guard !path.isEmpty else {
+                if given.string != nil { error("\(key)[\(index)].path", "is empty", at: given.location) }
+                return nil
+            }
+            return PlaylistEntry(path: path, duration: duration < 0 ? nil : duration)
+        }
+    }
+
     /// The sub-table at `key` (an absent one reads as empty, so defaults apply).
     func table(_ key: String) -> TableReader? {
         guard let value = value(key) else {

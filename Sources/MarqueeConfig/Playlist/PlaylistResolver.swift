@@ -5,12 +5,25 @@ import Glibc
 /// they are, folders as their files, globs as their matches (each sorted
 /// by name), plain paths as they are. Relative entries are taken from the
 /// configuration file's folder, so a file and its media can move together.
+/// An entry's picture duration goes with each item it gives.
 ///
 /// Reads the file system when called; call it off real-time threads.
 public enum PlaylistResolver {
+    public struct Item: Sendable, Equatable {
+        /// A path or URL.
+        public var source: String
+        /// The entry's picture duration (nil: `image_duration`).
+        public var duration: Double?
+
+        public init(source: String, duration: Double? = nil) {
+            self.source = source
+            self.duration = duration
+        }
+    }
+
     public struct Resolution: Sendable, Equatable {
-        /// Paths and URLs, in play order.
-        public var items: [String] = []
+        /// In play order.
+        public var items: [Item] = []
         /// Entries that gave nothing (an empty folder, a glob without
         /// matches, a missing file). Not errors: media may be mounted later.
         public var warnings: [String] = []
@@ -19,17 +32,19 @@ public enum PlaylistResolver {
     /// - Parameters:
     ///   - entries: as written in the file.
     ///   - base: the folder relative entries start from (nil: the current directory).
-    public static func resolve(_ entries: [String], relativeTo base: String?) -> Resolution {
+    public static func resolve(_ entries: [PlaylistEntry], relativeTo base: String?) -> Resolution {
         var resolution = Resolution()
-        for entry in entries {
+        for written in entries {
+            let entry = written.path
+            let items = { (sources: [String]) in resolution.items += sources.map { Item(source: $0, duration: written.duration) } }
             if isURL(entry) {
-                resolution.items.append(entry)
+                items([entry])
                 continue
             }
             let path = absolute(entry, base: base)
             if entry.contains(where: { "*?[".contains($0) }) {
                 switch glob(path) {
-                case .success(let matches) where !matches.isEmpty: resolution.items += matches
+                case .success(let matches) where !matches.isEmpty: items(matches)
                 case .success: resolution.warnings.append("'\(entry)' matches no file")
                 case .failure(let reason): resolution.warnings.append("'\(entry)': \(reason)")
                 }
@@ -39,10 +54,10 @@ public enum PlaylistResolver {
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 let files = filesIn(path)
                 if files.isEmpty { resolution.warnings.append("folder '\(entry)' has no files") }
-                resolution.items += files
+                items(files)
             } else {
                 if !FileManager.default.fileExists(atPath: path) { resolution.warnings.append("'\(entry)' does not exist") }
-                resolution.items.append(path)
+                items([path])
             }
         }
         return resolution

@@ -39,7 +39,7 @@ struct PlayCommand: Subcommand {
     ]
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
 
-    let inputs: [String]
+    let inputs: [PlaylistResolver.Item]
     let loop: LoopMode
     let loops: Int?
     let videoOut: OutputChoice
@@ -135,7 +135,8 @@ struct PlayCommand: Subcommand {
 
         let positional = try parser.positional()
         settings.overrides.playlist = !positional.isEmpty
-        inputs = positional.isEmpty ? settings.playlist(log: ControlLog(level: file.log.level)) : positional
+        inputs = positional.isEmpty ? settings.playlist(log: ControlLog(level: file.log.level))
+            : positional.map { PlaylistResolver.Item(source: $0) }
         guard !inputs.isEmpty else { throw UsageError("play needs at least one file or URL (or a [playback] playlist in --config)") }
         self.settings = settings
     }
@@ -163,7 +164,7 @@ struct PlayCommand: Subcommand {
             Diagnostics.error("\(error)")
             return 1
         }
-        let player = QueuePlayer(items: inputs.map(PlayerItem.init(source:)), configuration: configuration)
+        let player = QueuePlayer(items: inputs.map(PlayerItem.init), configuration: configuration)
         player.loopMode = loop
         player.loopPasses = loops
         player.volume = Float(settings.configuration.audio.volume)

@@ -70,7 +70,7 @@ struct PlaySettings: Sendable {
     }
 
     /// The items `[playback] playlist` names (none without a file).
-    func playlist(log: ControlLog) -> [String] {
+    func playlist(log: ControlLog) -> [PlaylistResolver.Item] {
         path == nil ? [] : PlaylistLoader(log: log).items(for: configuration, configPath: path)
     }
 

@@ -28,7 +28,7 @@ extension PlayControls {
         if !overrides.playlist, fresh.playback.playlist != old.playback.playlist || fresh.playback.shuffle != old.playback.shuffle {
             let items = PlaylistLoader(log: log).items(for: fresh, configPath: configPath)
             state.withLock { $0.retiring = player.currentItem }
-            player.replaceUpcomingItems(with: items.map(PlayerItem.init(source:)))
+            player.replaceUpcomingItems(with: items.map(PlayerItem.init))
             changed.append("playlist (\(items.count) items, from the next item)")
         } else {
             applied.playback.playlist = old.playback.playlist
