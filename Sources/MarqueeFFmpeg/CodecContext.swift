@@ -14,8 +14,10 @@ final class CodecContext {
     ///   - hardware: a VA-API device to decode on; frames then come out as
     ///     VA surfaces (AV_PIX_FMT_VAAPI), unless libavcodec's hwaccel set-up
     ///     fails, in which case they come out in software.
+    ///   - lowres: decode at 1/2^lowres of the size, where the decoder can
+    ///     (JPEG); clamped to what it can.
     init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: Int,
-         hardware: HardwareDeviceContext? = nil) throws(FFmpegError) {
+         hardware: HardwareDeviceContext? = nil, lowres: Int = 0) throws(FFmpegError) {
         self.source = source
         timeBase = stream.pointee.time_base
         let parameters = stream.pointee.codecpar!
@@ -38,6 +40,7 @@ final class CodecContext {
             context.pointee.thread_count = Int32(threads)
             // Frame threads for throughput, slice threads where the codec only has those.
             context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            context.pointee.lowres = Int32(min(max(lowres, 0), Int(codec.pointee.max_lowres)))
             if let hardware { try Self.useHardware(hardware, in: context, source: source) }
             try check(avcodec_open2(context, codec, nil), "avcodec_open2", source: source)
         } catch {

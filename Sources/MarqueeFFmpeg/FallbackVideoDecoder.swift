@@ -33,13 +33,14 @@ public final class FallbackVideoDecoder {
     }
 
     /// Opens the decoder `hardware` asks for on `stream` of `demuxer`, its
-    /// pictures deinterlaced as `deinterlacing` says.
+    /// pictures deinterlaced as `deinterlacing` says. A reduced-resolution
+    /// decode (`lowres` above 0) is software's alone.
     /// - Throws: `FFmpegError` only when software decoding cannot be set up either.
     public init(demuxer: Demuxer, stream: Int, threads: Int, hardware: HardwareDecoding,
-                deinterlacing: Deinterlacing = Deinterlacing()) throws(FFmpegError) {
-        openSoftware = { () throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads) }
+                deinterlacing: Deinterlacing = Deinterlacing(), lowres: Int = 0) throws(FFmpegError) {
+        openSoftware = { () throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads, lowres: lowres) }
         filter = PictureFilter(deinterlacing: deinterlacing, timeBase: demuxer.stream(stream).pointee.time_base, source: demuxer.source)
-        guard hardware.mode != .software else {
+        guard hardware.mode != .software, lowres == 0 else {
             current = try openSoftware()
             setupFailure = nil
             return

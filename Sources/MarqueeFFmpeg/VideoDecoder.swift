@@ -35,9 +35,11 @@ public final class VideoDecoder: VideoDecoding {
     /// Frames decoded since creation, for stats and tests.
     public private(set) var decodedFrames = 0
 
-    /// - Parameter threads: decoder threads; 0 picks one per core.
-    public init(demuxer: Demuxer, stream: Int, threads: Int = 0) throws(FFmpegError) {
-        codec = try CodecContext(stream: demuxer.stream(stream), source: demuxer.source, threads: threads)
+    /// - Parameters:
+    ///   - threads: decoder threads; 0 picks one per core.
+    ///   - lowres: decode at 1/2^lowres of the size where the codec can (JPEG).
+    public init(demuxer: Demuxer, stream: Int, threads: Int = 0, lowres: Int = 0) throws(FFmpegError) {
+        codec = try CodecContext(stream: demuxer.stream(stream), source: demuxer.source, threads: threads, lowres: lowres)
         picture = StreamPicture(demuxer.stream(stream))
     }
 

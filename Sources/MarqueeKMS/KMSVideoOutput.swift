@@ -19,6 +19,9 @@ public final class KMSVideoOutput: ScanOutOutput {
     /// The mode set; a display that comes back without it gets the policy's choice again.
     public internal(set) var mode: DisplayMode
     public let crtc: UInt32
+    /// The first mode's size: read by the source thread, so fixed (a display
+    /// that comes back in another mode only changes how pictures are scaled there).
+    public let screenSize: PixelSize?
     /// The plane the video is on, and what probing found it can do.
     public let plane: PlaneInfo
     public let capabilities: PlaneCapabilities
@@ -74,6 +77,7 @@ public final class KMSVideoOutput: ScanOutOutput {
         }
         self.connector = connector
         self.mode = mode
+        screenSize = PixelSize(width: mode.width, height: mode.height)
         self.crtc = crtc
         usesAtomic = device.supportsAtomic && !options.forceLegacy
         let planes = inventory.planes.filter { $0.possibleCRTCs.contains(crtc) }

@@ -44,6 +44,7 @@ public final class MemoryDisplay: ScanOutOutput, @unchecked Sendable {
 
     public var acceptedFormats: [PixelFormat] { [.xrgb8888] }
     public var refreshInterval: Duration? { interval }
+    public var screenSize: PixelSize? { PixelSize(width: width, height: height) }
 
     public func nextTarget(for frame: VideoFrame) throws -> RenderTarget {
         let layout = composer.layout(for: frame, strategy: .fullScreen, screenWidth: width, screenHeight: height)

@@ -56,10 +56,12 @@ final class ItemSource {
     /// item's sound comes after it).
     private let stillSilence: AudioFormat?
 
-    /// - Parameter readAhead: for a network item, how many seconds to read
-    ///   ahead of the decoders, and the signal raised when packets come.
+    /// - Parameters:
+    ///   - screenSize: a still picture larger than this is decoded smaller where its codec can.
+    ///   - readAhead: for a network item, how many seconds to read
+    ///     ahead of the decoders, and the signal raised when packets come.
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
-         deinterlacing: Deinterlacing, network: NetworkOptions, imageDuration: Double,
+         deinterlacing: Deinterlacing, network: NetworkOptions, imageDuration: Double, screenSize: PixelSize?,
          readAhead: (seconds: Double, consumer: WakeSignal)?,
          onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
@@ -80,9 +82,16 @@ final class ItemSource {
         let videoTrack = media.preferredTrack(.video, in: variant).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
         let audioTrack = audioFormat == nil ? nil
             : (media.preferredTrack(.audio, in: variant) ?? media.preferredTrack(.audio)).flatMap { item.isTrackEnabled($0.id) ? $0 : nil }
-        video = try videoTrack.map {
-            ($0.id, try FallbackVideoDecoder(demuxer: demuxer, stream: $0.id, threads: videoThreads, hardware: hardware,
-                                           deinterlacing: deinterlacing))
+        // A picture larger than the screen: decoded at a reduced size where its codec can (JPEG); the output scales the rest.
+        let fit = videoTrack.flatMap { track -> PixelSize? in
+            guard stillDuration != nil, let screenSize, let picture = track.video else { return nil }
+            return PictureFit.fitted(PixelSize(width: picture.width, height: picture.height), into: screenSize)
+        }
+        video = try videoTrack.map { track in
+            let lowres = fit.map { PictureFit.reduction(of: PixelSize(width: track.video?.width ?? 0, height: track.video?.height ?? 0),
+                                                         to: $0) } ?? 0
+            return (track.id, try FallbackVideoDecoder(demuxer: demuxer, stream: track.id, threads: videoThreads, hardware: hardware,
+                                                       deinterlacing: deinterlacing, lowres: lowres))
         }
         audio = try audioTrack.map { ($0.id, try AudioDecoder(demuxer: demuxer, stream: $0.id, output: audioFormat!)) }
         audioEnd = audioTrack.flatMap { demuxer.declaredEnd(ofStream: $0.id) }

@@ -23,6 +23,7 @@ public final class NullVideoOutput: VideoOutput {
     /// Formats `present` takes: by default any a decoder produces, shown as
     /// they are; fewer makes the pipeline convert (to measure that cost).
     public let acceptedFormats: [PixelFormat]
+    public let screenSize: PixelSize?
 
     /// - Parameters:
     ///   - clock: where vblanks are timed and `present` sleeps.
@@ -30,9 +31,12 @@ public final class NullVideoOutput: VideoOutput {
     ///     or NaN, is brought to the nearest end, NaN to 60); the interval is
     ///     rounded to whole nanoseconds.
     ///   - formats: what `present` takes, best first.
+    ///   - screenSize: the simulated screen's, for pictures decoded to fit it.
     public init(clock: any HostClock, refreshRate: Double = 60,
-                formats: [PixelFormat] = [.yuv420p, .nv12, .yuv420p10, .p010, .xrgb8888, .rgb24]) {
+                formats: [PixelFormat] = [.yuv420p, .nv12, .yuv420p10, .p010, .xrgb8888, .rgb24],
+                screenSize: PixelSize = PixelSize(width: 1920, height: 1080)) {
         acceptedFormats = formats
+        self.screenSize = screenSize
         self.clock = clock
         start = clock.now()
         let rate = refreshRate.isNaN ? 60 : min(max(refreshRate, 1), 1000)

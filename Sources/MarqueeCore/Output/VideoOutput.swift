@@ -20,6 +20,30 @@ public protocol VideoOutput: AnyObject {
 
     /// Blocks until everything presented is visible (or written), e.g. at the end.
     func flush() throws
+
+    /// The screen's size as pictures are shown on it (after the display's
+    /// own rotation), or nil where any size is kept (files). A still
+    /// picture larger than this is decoded smaller where its codec can: the
+    /// screen cannot show more.
+    /// Constant, and read from the source thread.
+    var screenSize: PixelSize? { get }
+}
+
+extension VideoOutput {
+    public var screenSize: PixelSize? { nil }
+}
+
+/// A width and height in pixels.
+public struct PixelSize: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "\(width)x\(height)" }
 }
 
 /// Where decoded sound goes: ALSA, a simulated device, a WAV file.

@@ -220,7 +220,7 @@ final class SourceStage: EngineStage {
         let source = try ItemSource(item: item, audioFormat: configuration.audioOutput?.format,
                                     videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
                                     deinterlacing: configuration.deinterlacing, network: configuration.network,
-                                    imageDuration: configuration.imageDuration,
+                                    imageDuration: configuration.imageDuration, screenSize: configuration.videoOutput?.screenSize,
                                     readAhead: (item.forwardBufferDuration(automatic: configuration.network.forwardBuffer), signal),
                                     onSoftwareFallback: { [unowned self] reason in
             softwareFallback(item, reason: reason, atOpen: opening)
