@@ -75,8 +75,9 @@ import Testing
     }
 
     /// Pictures that do not decode (a text file named .jpg, an empty .png,
-    /// a JPEG cut off inside its headers): one line each naming the file,
-    /// and the good picture after them is shown.
+    /// a JPEG cut off inside its headers, an animated WebP, which Debian
+    /// 12's libavcodec cannot decode): one line each naming the file (the
+    /// WebP's saying why), and the good picture after them is shown.
     @Test func aPictureThatDoesNotDecodeIsOneLineAndTheShowGoesOn() throws {
         let folder = try Self.pictures()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-bad-stills-\(UUID().uuidString)").path
@@ -85,7 +86,11 @@ import Testing
         _ = FileManager.default.createFile(atPath: "\(work)/empty.png", contents: Data())
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/a.jpg"))
         try jpeg.prefix(200).write(to: URL(fileURLWithPath: "\(work)/cut.jpg"))
-        let bad = ["text.jpg", "empty.png", "cut.jpg"].map { "\(work)/\($0)" }
+        let animated = try Command.run("ffmpeg", ["-y", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+                                                  "testsrc2=size=160x120:rate=10:duration=1", "-loop", "0", "-c:v", "libwebp_anim",
+                                                  "\(work)/animated.webp"])
+        #expect(animated.status == 0, "\(animated.stderr)")
+        let bad = ["text.jpg", "empty.png", "cut.jpg", "animated.webp"].map { "\(work)/\($0)" }
         let result = try MarqueeExecutable.run(["play"] + bad + ["\(folder)/b.png", "--image-duration", "1", "--untimed",
                                                                  "--video-out", "null", "--audio-out", "null",
                                                                  "--stats", "\(work)/stats.json"])
@@ -95,6 +100,7 @@ import Testing
             #expect(lines.filter { $0.hasPrefix("marquee: \(path):") }.count == 1, "\(path): \(lines)")
         }
         #expect(lines.count == bad.count, "one line each: \(lines)")
+        #expect(lines.contains { $0.contains("animated.webp: a WebP libavcodec cannot read: damaged, or animated") }, "\(lines)")
         let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(work)/stats.json"))) as? [String: Any]
         #expect(stats?["framesPresented"] as? Int == 1, "the good picture after them")
     }

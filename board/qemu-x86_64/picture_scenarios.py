@@ -111,7 +111,82 @@ def scenario_picture_virtio(board, out):
     return fidelity_scenario(board, out, "virtio")
 
 
+# Still pictures (issue 19): the eight EXIF orientations of a real photo,
+# a full-range JPEG, a PNG and a WebP, each compared with ffmpeg's
+# rendering turned upright and with the picture left as stored.
+EXIF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "media", "exif")
+# EXIF orientation tag -> ffmpeg filters that turn the stored picture upright.
+UPRIGHT = {1: [], 2: ["hflip"], 3: ["hflip", "vflip"], 4: ["vflip"], 5: ["transpose=cclock_flip"],
+           6: ["transpose=clock"], 7: ["transpose=clock_flip"], 8: ["transpose=cclock"]}
+
+
+def stills(share):
+    """(name, file in the share, EXIF tag) in play order."""
+    pictures = []
+    for tag in range(1, 9):
+        name = f"Landscape_{tag}.jpg"
+        shutil.copy(os.path.join(EXIF, name), os.path.join(share, name))
+        pictures.append((name, tag))
+    for name, extra in [("full-range.jpg", ["-q:v", "2"]), ("picture.png", []), ("picture.webp", ["-quality", "95"])]:
+        kms.ffmpeg("-f", "lavfi", "-i", "testsrc2=size=640x480:rate=1", "-frames:v", "1", *extra, os.path.join(share, name))
+        pictures.append((name, 1))
+    return pictures
+
+
+def still_rendering(path, turn, out_path):
+    """ffmpeg's rendering of the picture as stored, scaled as Marquee places
+    it, then turned by `turn`; colour read as libavcodec tags it."""
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", path],
+                           capture_output=True, text=True, check=True)
+    width, height = map(int, probe.stdout.strip().split(","))
+    swaps = any(f.startswith("transpose") for f in turn)
+    shown = (height, width) if swaps else (width, height)
+    _, (dx, dy, dw, dh) = kms.placement(*shown, "resizeAspect")
+    scaled = (dh, dw) if swaps else (dw, dh)
+    chain = [f"scale={scaled[0]}:{scaled[1]}:out_range=pc:flags=bilinear", "format=rgb24"] + turn
+    chain.append(f"pad={kms.SCREEN[0]}:{kms.SCREEN[1]}:{dx}:{dy}:black")
+    kms.ffmpeg("-noautorotate", "-i", path, "-frames:v", "1", "-vf", ",".join(chain), "-f", "rawvideo", "-pix_fmt", "rgb24", out_path)
+    return open(out_path, "rb").read()
+
+
+def scenario_stills_bochs(board, out):
+    """One player shows each picture for an hour; `next` on its control
+    channel moves on, and each is captured once it is up."""
+    share = tempfile.mkdtemp(prefix="stills-share-")
+    try:
+        pictures = stills(share)
+        names = " ".join(f"/mnt/host/{name}" for name, _ in pictures)
+        script = ["mkfifo /tmp/ctl",
+                  f"marquee play {names} --image-duration 3600 --loop playlist --audio-out null --control text"
+                  " < /tmp/ctl >/dev/null 2>>/mnt/host/errors.txt & pid=$!",
+                  "exec 3>/tmp/ctl", f"sleep {kms.SETTLE_S}"]
+        for index, (name, _) in enumerate(pictures):
+            if index > 0:
+                script += ["echo next >&3", "sleep 5"]
+            script.append(f"shot still-{index}")
+        script += ["echo quit >&3", "wait $pid; echo \"exit $?\""]
+        rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none", "--share", share],
+                                                "\n".join(script), timeout=400)
+        board.expect_ok(rc, stdout, stderr)
+        board.check(kms.marquee_errors(share) == "", f"marquee reported: {kms.marquee_errors(share)}")
+        board.check("exit 0" in stdout, f"marquee did not exit 0 on quit:\n{stdout}")
+        results = []
+        for index, (name, tag) in enumerate(pictures):
+            png = os.path.join(out, f"still-{index}.png")
+            path = os.path.join(share, name)
+            right = kms.psnr(board, png, still_rendering(path, UPRIGHT[tag], os.path.join(share, f"{index}-right.rgb")))
+            board.check(right >= 35, f"{name}: {right:.1f} dB from ffmpeg's upright rendering")
+            if tag != 1:
+                stored = kms.psnr(board, png, still_rendering(path, [], os.path.join(share, f"{index}-stored.rgb")))
+                board.check(right - stored >= 6, f"{name}: {right:.1f} dB upright, {stored:.1f} dB as stored")
+            results.append(f"{name} {right:.1f} dB")
+        return "bochs: " + ", ".join(results)
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+
+
 SCENARIOS = {
     "picture-bochs": scenario_picture_bochs,
     "picture-virtio": scenario_picture_virtio,
+    "stills-bochs": scenario_stills_bochs,
 }

@@ -75,7 +75,10 @@ final class ItemSource {
         // A picture lasts as long as it is shown, not the frame of 25 fps its reader gives it.
         if let stillDuration { media.duration = MediaTime(seconds: stillDuration, preferredTimescale: 90_000) }
         self.media = media
-        guard media.isPlayable else { throw PlaybackError.noPlayableTrack(source: item.asset.source) }
+        guard media.isPlayable else {
+            throw media.containerFormat == "webp_pipe" ? PlaybackError.unreadableWebP(source: item.asset.source)
+                : PlaybackError.noPlayableTrack(source: item.asset.source)
+        }
         item.markReady(media)
         // An HLS stream's variants: only the chosen one's segments are fetched (the others' streams are discarded).
         let variant = item.variantPreference(default: network.variant).choose(from: media.variants)
@@ -432,12 +435,17 @@ public enum PlaybackError: Error, Sendable, CustomStringConvertible {
     case noPlayableTrack(source: String)
     /// A still picture that decoded to nothing.
     case noPicture(source: String)
+    /// A WebP libavcodec could not read: damaged, or animated (FFmpeg
+    /// decodes animated WebP from 7.1; Debian 12 has 5.1).
+    case unreadableWebP(source: String)
     case internalState(String)
 
     public var description: String {
         switch self {
         case .noPlayableTrack(let source): "\(source): no playable audio or video track"
         case .noPicture(let source): "\(source): the picture did not decode"
+        case .unreadableWebP(let source):
+            "\(source): a WebP libavcodec cannot read: damaged, or animated (libavcodec decodes animated WebP from FFmpeg 7.1)"
         case .internalState(let what): "internal error: \(what)"
         }
     }
