@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 
 /// The folders whose contents decide a playlist: each folder entry, the
-/// folder(s) of each glob, and each entry that does not exist yet (a USB
-/// stick not mounted, a folder not made), which is waited for. URLs and
-/// files that exist are not watched.
+/// folder(s) of each glob, and each entry without an extension that does
+/// not exist yet (a USB stick not mounted, a folder not made), which is
+/// waited for. URLs and files are not watched; a missing `intro.mp4` is a
+/// file, which fails as an item with its own line.
 struct WatchTargets: Equatable {
     /// Normalized absolute paths, in entry order, without repeats.
     var folders: [String] = []
@@ -14,7 +15,7 @@ struct WatchTargets: Equatable {
             let path = Self.normalized(PlaylistResolver.absolute(entry, base: base))
             if entry.contains(where: Self.isGlobCharacter) {
                 add(Self.globFolders(path))
-            } else if !FileManager.default.fileExists(atPath: path) || Self.isFolder(path) {
+            } else if Self.isFolder(path) || (!FileManager.default.fileExists(atPath: path) && !Self.hasExtension(path)) {
                 add([path])
             }
         }
@@ -47,6 +48,10 @@ struct WatchTargets: Equatable {
     }
 
     static func isGlobCharacter(_ character: Character) -> Bool { "*?[".contains(character) }
+
+    private static func hasExtension(_ path: String) -> Bool {
+        (path as NSString).lastPathComponent.dropFirst().contains(".")
+    }
 
     static func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
