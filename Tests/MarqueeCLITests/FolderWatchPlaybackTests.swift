@@ -198,4 +198,36 @@ import Testing
         #expect(first.display > dropped && first.display - dropped < 1, "first frame \(first.display - dropped) s after the drop")
         #expect(try Self.runs(work).prefix(3).map(\.frames) == [1, 25, 1], "the picture, the clip, the picture again")
     }
+
+    /// A reload (SIGHUP) to a playlist of another, empty folder: the new
+    /// folder is waited for and watched, the old one is no longer.
+    @Test func aReloadedPlaylistIsWatchedInsteadOfTheOldOne() throws {
+        let work = try Self.show(["a.mp4": 1])
+        try FileManager.default.createDirectory(atPath: "\(work)/other", withIntermediateDirectories: true)
+        let player = try Self.start(work)
+        #expect(Self.waitForItem("a.mp4", of: player))
+        try String(contentsOfFile: "\(work)/marquee.toml", encoding: .utf8)
+            .replacingOccurrences(of: "playlist = [\"media\"]", with: "playlist = [\"other\"]")
+            .write(toFile: "\(work)/marquee.toml", atomically: true, encoding: .utf8)
+        player.send(SIGHUP)
+        Thread.sleep(forTimeInterval: 2.5)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(Fixtures.indexed(seconds: 2)), toPath: "\(work)/media/b.mp4")
+        Thread.sleep(forTimeInterval: 1)
+        let dropped = Self.now()
+        try FileManager.default.copyItem(atPath: Self.oddClip, toPath: "\(work)/other/c.mp4")
+        Thread.sleep(forTimeInterval: 3)
+        #expect(player.isRunning, "the show stopped")
+        let result = player.stop()
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.contains("marquee: playlist: waiting for files in '\(work)/other'"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("marquee: SIGHUP: reloaded") }, "\(lines)")
+
+        let runs = try Self.runs(work)
+        #expect(runs.first?.frames == 25 && runs.dropFirst().allSatisfy { $0.frames == 31 } && runs.count >= 2,
+                "a played out, then c from the new folder; b in the old one never: \(runs.map(\.frames))")
+        if runs.count >= 2 {
+            print(String(format: "c up %.2f s after it was dropped into the reloaded folder", runs[1].start - dropped))
+            #expect(runs[1].start > dropped && runs[1].start - dropped < 1)
+        }
+    }
 }

@@ -272,6 +272,8 @@ final class BackgroundMarquee {
 
     var isRunning: Bool { process.isRunning }
 
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
     /// What the process has written on stdout so far.
     func outputSoFar() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
