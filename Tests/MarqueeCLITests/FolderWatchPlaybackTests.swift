@@ -126,10 +126,8 @@ import Testing
         let clip = try Data(contentsOf: URL(fileURLWithPath: Self.oddClip))
         let player = try Self.start(work)
         #expect(Self.waitForItem("a.mp4", of: player))
-        let writer = try #require(FileHandle(forWritingAtPath: { () -> String in
-            FileManager.default.createFile(atPath: "\(work)/media/c.mp4", contents: nil)
-            return "\(work)/media/c.mp4"
-        }()))
+        #expect(FileManager.default.createFile(atPath: "\(work)/media/c.mp4", contents: nil))
+        let writer = try #require(FileHandle(forWritingAtPath: "\(work)/media/c.mp4"))
         let third = clip.count / 3
         writer.write(clip.prefix(third))
         try FileManager.default.moveItem(atPath: "\(work)/b.jpg", toPath: "\(work)/media/b.jpg")

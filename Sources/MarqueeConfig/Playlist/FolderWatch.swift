@@ -105,7 +105,8 @@ public final class FolderWatch: @unchecked Sendable {
         return !targets.awaits(path)
     }
 
-    /// Stops watching; no call comes after it returns, unless made from a call itself.
+    /// Stops watching: no `onChange` or `onProblem` starts after it returns
+    /// (one already under way on the watch's queue finishes).
     public func stop() {
         let first = state.withLock { state -> Bool in
             defer { state.stopped = true }

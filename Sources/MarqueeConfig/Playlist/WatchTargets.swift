@@ -38,8 +38,9 @@ struct WatchTargets: Equatable {
     var watchedFolders: Set<String> {
         Set(folders.map { target in
             var folder = target
-            while !Self.isFolder(folder), folder != "/" { folder = (folder as NSString).deletingLastPathComponent }
-            return folder
+            while !Self.isFolder(folder), folder != "/", !folder.isEmpty { folder = (folder as NSString).deletingLastPathComponent }
+            // A relative path climbs to nothing: the current folder is its parent.
+            return folder.isEmpty ? "." : folder
         })
     }
 
