@@ -197,6 +197,27 @@ import Testing
         #expect(try Self.runs(work).prefix(3).map(\.frames) == [1, 25, 1], "the picture, the clip, the picture again")
     }
 
+    /// A folder that is not there at the start (a stick not mounted): waited
+    /// for, not played as a file; made with a clip in it, it plays.
+    @Test func aMissingFolderAtTheStartIsWaitedFor() throws {
+        let work = try Self.show([:])
+        try String(contentsOfFile: "\(work)/marquee.toml", encoding: .utf8)
+            .replacingOccurrences(of: "playlist = [\"media\"]", with: "playlist = [\"stick/videos\"]")
+            .write(toFile: "\(work)/marquee.toml", atomically: true, encoding: .utf8)
+        let player = try Self.start(work)
+        Thread.sleep(forTimeInterval: 2)
+        #expect(player.isRunning, "the player exited on a missing folder")
+        try FileManager.default.createDirectory(atPath: "\(work)/stick/videos", withIntermediateDirectories: true)
+        Thread.sleep(forTimeInterval: 0.5)
+        try FileManager.default.copyItem(atPath: Self.oddClip, toPath: "\(work)/stick/videos/c.mp4")
+        Thread.sleep(forTimeInterval: 3)
+        let result = player.stop()
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines == ["marquee: playlist: 'stick/videos' does not exist",
+                          "marquee: playlist: waiting for files in '\(work)/stick/videos'"], "\(lines)")
+        #expect(try Self.runs(work).first?.frames == 31, "the clip in the folder once made")
+    }
+
     /// A reload (SIGHUP) to a playlist of another, empty folder: the new
     /// folder is waited for and watched, the old one is no longer.
     @Test func aReloadedPlaylistIsWatchedInsteadOfTheOldOne() throws {
