@@ -6,8 +6,9 @@ import Synchronization
 /// a network source lost and back in one line each,
 /// samples resources, and returns when playback is over (unless it keeps
 /// open, or waits for files in a watched folder: then the last frame stays
-/// up until a signal or `quit`) or a signal asks to stop. A broken item in a looping playlist fails on every pass:
-/// its line is written the first time, not once a pass for months.
+/// up until a signal, `quit` or the files) or a signal asks to stop. A
+/// broken item in a looping playlist fails on every pass: its line is
+/// written the first time, not once a pass for months.
 final class PlaySession: Sendable {
     let player: QueuePlayer
     let keepsOpen: Bool

@@ -24,12 +24,19 @@ extension PlayControls {
     /// line named the inputs), replacing any earlier watch.
     /// - Parameter refresh: also bring the queue up to date with the folders now.
     func watchPlaylist(refresh: Bool) {
-        watching.withLock { $0.watch?.stop() }
-        guard !overrides.playlist, configPath != nil else { return }
         let entries = state.withLock { $0.applied.playback.playlist }
         let base = PlaylistLoader.base(configPath)
-        guard FolderWatch.watches(entries, relativeTo: base) else {
-            watching.withLock { $0.watch = nil }
+        watching.withLock { watching in
+            watching.watch?.stop()
+            watching.watch = nil
+        }
+        guard !overrides.playlist, configPath != nil, FolderWatch.watches(entries, relativeTo: base) else {
+            // Reloaded to files and URLs only: nothing to wait for, what the reload queued plays.
+            let waited = watching.withLock { watching in
+                defer { endWait(&watching) }
+                return watching.waiting
+            }
+            if waited { player.play() }
             return
         }
         do {
@@ -40,7 +47,6 @@ extension PlayControls {
             log.debug("playlist: watching \(watch.folders.joined(separator: ", "))")
         } catch {
             log.error("playlist: \(error); folders are not watched")
-            watching.withLock { $0.watch = nil }
             return
         }
         if refresh { refreshPlaylist(written: nil) }
