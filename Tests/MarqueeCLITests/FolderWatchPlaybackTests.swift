@@ -117,7 +117,7 @@ import Testing
         #expect(d.start - c.end < Self.seam, "d follows c without a gap: \(d.start - c.end) s")
     }
 
-    /// A file written in three pieces a second apart (never 2 s unwritten)
+    /// A file written in four pieces 1.2 s apart (never 2 s unwritten)
     /// is not played while it is being written, though boundaries pass and
     /// a picture moved in meanwhile is picked up; it plays once closed.
     @Test func aFileStillBeingWrittenIsNotPlayedUntilComplete() throws {
@@ -128,13 +128,13 @@ import Testing
         #expect(Self.waitForItem("a.mp4", of: player))
         #expect(FileManager.default.createFile(atPath: "\(work)/media/c.mp4", contents: nil))
         let writer = try #require(FileHandle(forWritingAtPath: "\(work)/media/c.mp4"))
-        let third = clip.count / 3
-        writer.write(clip.prefix(third))
+        let quarter = clip.count / 4
+        writer.write(clip.prefix(quarter))
         try FileManager.default.moveItem(atPath: "\(work)/b.jpg", toPath: "\(work)/media/b.jpg")
-        Thread.sleep(forTimeInterval: 1.2)
-        writer.write(clip[third..<(2 * third)])
-        Thread.sleep(forTimeInterval: 1.2)
-        writer.write(clip[(2 * third)...])
+        for piece in 1..<4 {
+            Thread.sleep(forTimeInterval: 1.2)
+            writer.write(piece == 3 ? clip[(3 * quarter)...] : clip[(piece * quarter)..<((piece + 1) * quarter)])
+        }
         try writer.close()
         let closed = Self.now()
         Thread.sleep(forTimeInterval: 5)
