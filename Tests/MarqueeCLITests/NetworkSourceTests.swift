@@ -270,6 +270,13 @@ final class BackgroundMarquee {
         try process.run()
     }
 
+    var isRunning: Bool { process.isRunning }
+
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// What the process has written on stdout so far.
+    func outputSoFar() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
     /// User plus system CPU seconds the process has used (from /proc).
     func cpuSeconds() -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),

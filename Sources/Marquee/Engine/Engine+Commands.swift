@@ -25,6 +25,8 @@ enum EngineCommand: Sendable {
     case goBack
     /// Keep the current item and make these what follows it.
     case replaceUpcomingItems([PlayerItem])
+    /// Keep the current item between these; with none current, start the first while playing.
+    case replacePlaylist(played: [PlayerItem], upcoming: [PlayerItem])
 }
 
 /// What a command did, for the caller.
@@ -133,6 +135,13 @@ extension Engine {
         case .replaceUpcomingItems(let items):
             let current = state.queue.current.map { [$0] } ?? []
             state.queue = PlayQueue(items: current + items.filter { item in !current.contains { $0 === item } })
+        case .replacePlaylist(let played, let upcoming):
+            guard let current = state.queue.current else {
+                state.queue = PlayQueue(items: upcoming, played: played)
+                // As AVQueuePlayer plays an item inserted into its empty queue while its rate is set.
+                return state.playing ? restartCurrent(in: &state, effects: &effects) : .done
+            }
+            state.queue = PlayQueue(items: [current] + upcoming.filter { $0 !== current }, played: played.filter { $0 !== current })
         }
         return .done
     }

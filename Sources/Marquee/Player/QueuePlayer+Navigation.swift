@@ -40,4 +40,16 @@ extension QueuePlayer {
     public func replaceUpcomingItems(with items: [PlayerItem]) {
         engine.send(.replaceUpcomingItems(items))
     }
+
+    /// Keeps the current item playing and puts it between `played` (what
+    /// counts as played before it, which a looping playlist comes back to
+    /// after `upcoming`) and `upcoming` (what follows it), so its place in
+    /// a changed playlist is kept (a watched folder's new contents). Takes
+    /// effect at the current item's end, like `replaceUpcomingItems(with:)`.
+    /// With no current item (the queue was empty, or playback finished),
+    /// `upcoming` is the queue, and its first item starts now if the player
+    /// is playing.
+    public func replacePlaylist(played: [PlayerItem], upcoming: [PlayerItem]) {
+        engine.send(.replacePlaylist(played: played, upcoming: upcoming))
+    }
 }

@@ -69,7 +69,7 @@ public enum PlaylistResolver {
         return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
     }
 
-    private static func absolute(_ entry: String, base: String?) -> String {
+    static func absolute(_ entry: String, base: String?) -> String {
         guard !entry.hasPrefix("/"), let base, !base.isEmpty else { return entry }
         return URL(fileURLWithPath: base).appendingPathComponent(entry).path
     }

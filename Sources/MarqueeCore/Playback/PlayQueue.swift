@@ -21,8 +21,10 @@ public struct PlayQueue<Item: AnyObject>: Sendable where Item: Sendable {
     /// Items that already played, kept for `.playlist` looping and `prev`.
     public private(set) var played: [Item] = []
 
-    public init(items: [Item]) {
+    /// - Parameter played: items that count as played before `items` (a looping queue comes back to them).
+    public init(items: [Item], played: [Item] = []) {
         self.items = items
+        self.played = played
     }
 
     public var current: Item? { items.first }

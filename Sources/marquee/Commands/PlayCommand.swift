@@ -137,7 +137,12 @@ struct PlayCommand: Subcommand {
         settings.overrides.playlist = !positional.isEmpty
         inputs = positional.isEmpty ? settings.playlist(log: ControlLog(level: file.log.level))
             : positional.map { PlaylistResolver.Item(source: $0) }
-        guard !inputs.isEmpty else { throw UsageError("play needs at least one file or URL (or a [playback] playlist in --config)") }
+        // A playlist of folders that are empty (or not there yet) is waited for.
+        let waitsForFolders = positional.isEmpty && settings.path != nil
+            && FolderWatch.watches(file.playback.playlist.map(\.path), relativeTo: PlaylistLoader.base(settings.path))
+        guard !inputs.isEmpty || waitsForFolders else {
+            throw UsageError("play needs at least one file or URL (or a [playback] playlist in --config)")
+        }
         self.settings = settings
     }
 
@@ -172,7 +177,7 @@ struct PlayCommand: Subcommand {
                                     configPath: settings.path, overrides: settings.overrides)
         let session = PlaySession(player: player, keepsOpen: keepOpen,
                                   reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug,
-                                  retryCap: configuration.retry.cap)
+                                  retryCap: configuration.retry.cap, waitsForFiles: { controls.waitsForFiles })
         let events = player.events()
         player.defaultRate = rate
         player.play()

@@ -5,9 +5,10 @@ import Synchronization
 /// Follows a playing player's events: reports failed items in one line each,
 /// a network source lost and back in one line each,
 /// samples resources, and returns when playback is over (unless it keeps
-/// open: then the last frame stays up until a signal or `quit`) or a signal
-/// asks to stop. A broken item in a looping playlist fails on every pass:
-/// its line is written the first time, not once a pass for months.
+/// open, or waits for files in a watched folder: then the last frame stays
+/// up until a signal, `quit` or the files) or a signal asks to stop. A
+/// broken item in a looping playlist fails on every pass: its line is
+/// written the first time, not once a pass for months.
 final class PlaySession: Sendable {
     let player: QueuePlayer
     let keepsOpen: Bool
@@ -17,6 +18,9 @@ final class PlaySession: Sendable {
     let reportsSetUpFallbacks: Bool
     /// The longest wait between attempts to reach a lost source, for its line.
     let retryCap: Double
+    /// Whether the show waits for files in a watched folder: the end of
+    /// playback is then not the end of the session.
+    let waitsForFiles: @Sendable () -> Bool
     private let failed = Mutex<Int>(0)
     private let reported = Mutex<Set<String>>([])
     /// Memory and descriptors every `resourceSampleInterval` item ends, for `--stats`.
@@ -30,8 +34,9 @@ final class PlaySession: Sendable {
 
     var resourceSamples: [ResourceSample] { samples.withLock { $0 } }
 
-    init(player: QueuePlayer, keepsOpen: Bool, reportsSetUpFallbacks: Bool, retryCap: Double) {
+    init(player: QueuePlayer, keepsOpen: Bool, reportsSetUpFallbacks: Bool, retryCap: Double, waitsForFiles: @escaping @Sendable () -> Bool) {
         self.player = player
+        self.waitsForFiles = waitsForFiles
         self.retryCap = retryCap
         self.keepsOpen = keepsOpen
         self.reportsSetUpFallbacks = reportsSetUpFallbacks
@@ -65,7 +70,7 @@ final class PlaySession: Sendable {
                         if ends % Self.resourceSampleInterval == 0, let usage = ResourceUsage.current() {
                             samples.withLock { $0.append(ResourceSample(ends: ends, usage: usage)) }
                         }
-                    case .playbackFinished where !keepsOpen:
+                    case .playbackFinished where !keepsOpen && !waitsForFiles():
                         return
                     default:
                         break

@@ -25,11 +25,13 @@ extension PlayControls {
         let old = state.withLock { $0.applied }
         var changed: [String] = []
         var applied = fresh
+        var reloadedPlaylist: [PlaylistResolver.Item]?
         if !overrides.playlist, fresh.playback.playlist != old.playback.playlist || fresh.playback.shuffle != old.playback.shuffle {
             let items = PlaylistLoader(log: log).items(for: fresh, configPath: configPath)
             state.withLock { $0.retiring = player.currentItem }
             player.replaceUpcomingItems(with: items.map(PlayerItem.init))
             changed.append("playlist (\(items.count) items, from the next item)")
+            reloadedPlaylist = items
         } else {
             applied.playback.playlist = old.playback.playlist
             applied.playback.shuffle = old.playback.shuffle
@@ -83,6 +85,8 @@ extension PlayControls {
         // Read at each failure, so it applies now.
         if fresh.playback.onError != old.playback.onError { changed.append("on_error \(fresh.playback.onError.rawValue)") }
         state.withLock { $0.applied = applied }
+        // The new entries' folders are watched; an empty list is waited for as at the start.
+        if let reloadedPlaylist { watchPlaylist(refresh: reloadedPlaylist.isEmpty || waitsForFiles) }
         var summary = changed.isEmpty ? "reloaded \(configPath): nothing to change now" : "reloaded \(configPath): " + changed.joined(separator: ", ")
         if !later.isEmpty { summary += "; \(later.joined(separator: ", ")) apply at the next start" }
         return .success(summary)

@@ -45,6 +45,7 @@ final class PlayControls: Sendable {
     let state: Mutex<State>
     let executor: Mutex<CommandExecutor?> = Mutex(nil)
     let hangup: SignalHandler
+    let watching = Mutex(Watching())
 
     init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides) {
         self.player = player
@@ -88,6 +89,7 @@ final class PlayControls: Sendable {
         }
         // An item failed (with on_error = "stop") before there was a session to stop.
         if stopNow { signals.requestStop() }
+        watchPlaylist(refresh: true)
         hangup.start { [self] in
             // A failed reload has already logged its problems in full.
             if case .success(let summary) = reload() { log.info("SIGHUP: \(summary)") }
@@ -95,6 +97,7 @@ final class PlayControls: Sendable {
     }
 
     func stop() {
+        stopWatchingPlaylist()
         events.stop()
         hangup.stop()
         state.withLock { $0.buttons }.forEach { $0.stop() }

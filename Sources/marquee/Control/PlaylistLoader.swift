@@ -10,10 +10,19 @@ struct PlaylistLoader {
     let log: ControlLog
 
     func items(for configuration: MarqueeConfiguration, configPath: String?) -> [PlaylistResolver.Item] {
-        let base = configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
-        let resolution = PlaylistResolver.resolve(configuration.playback.playlist, relativeTo: base)
+        let entries = configuration.playback.playlist
+        let base = Self.base(configPath)
+        let resolution = PlaylistResolver.resolve(entries, relativeTo: base)
         for warning in resolution.warnings { log.warning("playlist: \(warning)") }
-        return configuration.playback.shuffle ? resolution.items.shuffled() : resolution.items
+        // A folder not there yet is waited for (see PlayControls+Watch), not played as a file.
+        let playable = Set(FolderWatch.playable(resolution.items.map(\.source), entries: entries.map(\.path), relativeTo: base))
+        let items = resolution.items.filter { playable.contains($0.source) }
+        return configuration.playback.shuffle ? items.shuffled() : items
+    }
+
+    /// The folder relative entries start from: the configuration file's.
+    static func base(_ configPath: String?) -> String? {
+        configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
     }
 }
 
