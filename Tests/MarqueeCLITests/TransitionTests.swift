@@ -108,6 +108,22 @@ import Testing
         #expect(played.seamGaps.count == 3 && played.seamGaps.allSatisfy { $0 == 0 }, "seam gaps \(played.seamGaps) ms")
     }
 
+    /// With a pause between items the fade goes down into it and up out of
+    /// it: the pause's one picture of the colour sits between the two fades.
+    @Test func aFadeGoesDownIntoAPauseAndUpOutOfIt() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-fade-\(UUID().uuidString).toml").path
+        try "[playback]\nbetween_items = \"black\"\nbetween_items_ms = 500\ntransition = \"fade\"\ntransition_ms = 1000\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let played = try play([try Fixtures.path(Self.plain("white")), try Fixtures.path(Self.plain("0x808080"))], ["--config", config])
+        let light = played.brightness
+        #expect(light.count == 101, "both clips and the pause's picture: \(light.count)")
+        guard light.count == 101 else { return }
+        #expect(Self.fallsThenRises(light), "\(light.map { Int($0) })")
+        #expect(light[49...51].allSatisfy { abs($0 - Self.black) < 0.5 }, "the last frame, the pause, the first frame: \(light[49...51])")
+        #expect(abs(light[0] - Self.white) < 0.5 && abs(light[100] - Self.grey) < 0.5)
+    }
+
     /// A picture is held as one frame; it fades in steps (30 a second) only
     /// over its first or last half second, then it is held again.
     @Test func aStillPictureFadesInStepsAroundAVideo() throws {
