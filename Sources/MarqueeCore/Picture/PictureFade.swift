@@ -34,24 +34,44 @@ public enum PictureFade {
         return result
     }
 
-    /// One lookup table for each value in a row's repeating pattern: every
-    /// 8-bit value's blend, computed once per frame instead of per pixel.
+    /// Planar samples (one colour for the whole plane) in a loop the
+    /// compiler vectorises; interleaved ones through one lookup table per
+    /// sample of the pattern, computed once per frame.
     private static func blendBytes(_ target: MutableImagePlane, _ source: ImagePlane, targets: [Int32], weight: Int32) {
-        let tables = targets.map { colour in (0...255).map { UInt8(truncatingIfNeeded: blend(Int32($0), colour, weight)) } }
-        for row in 0..<source.rows {
-            let from = source.base.advanced(by: row * source.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-            let to = target.base.advanced(by: row * target.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-            for column in 0..<source.bytesPerRow { to[column] = tables[column % tables.count][Int(from[column])] }
+        let tables = targets.flatMap { colour in (0...255).map { UInt8(truncatingIfNeeded: blend(Int32($0), colour, weight)) } }
+        let pattern = targets.count, count = source.bytesPerRow
+        tables.withUnsafeBufferPointer { tables in
+            for row in 0..<source.rows {
+                let from = source.base.advanced(by: row * source.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                let to = target.base.advanced(by: row * target.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                if pattern == 1 {
+                    let colour = targets[0]
+                    for column in 0..<count { to[column] = UInt8(truncatingIfNeeded: blend(Int32(from[column]), colour, weight)) }
+                    continue
+                }
+                // Pixel by pixel: the sample's place in the pattern picks its table without a division per byte.
+                var column = 0
+                while column < count {
+                    for sample in 0..<min(pattern, count - column) {
+                        to[column + sample] = tables[sample << 8 | Int(from[column + sample])]
+                    }
+                    column += pattern
+                }
+            }
         }
     }
 
     private static func blendWords(_ target: MutableImagePlane, _ source: ImagePlane, targets: [Int32], weight: Int32) {
-        let count = source.bytesPerRow / 2
+        let pattern = targets.count, count = source.bytesPerRow / 2
         for row in 0..<source.rows {
             let from = source.base.advanced(by: row * source.bytesPerRow).assumingMemoryBound(to: UInt16.self)
             let to = target.base.advanced(by: row * target.bytesPerRow).assumingMemoryBound(to: UInt16.self)
-            for column in 0..<count {
-                to[column] = UInt16(truncatingIfNeeded: blend(Int32(from[column]), targets[column % targets.count], weight))
+            var column = 0
+            while column < count {
+                for sample in 0..<min(pattern, count - column) {
+                    to[column + sample] = UInt16(truncatingIfNeeded: blend(Int32(from[column + sample]), targets[sample], weight))
+                }
+                column += pattern
             }
         }
     }
@@ -62,7 +82,7 @@ public enum PictureFade {
     /// weight falls.
     @inline(__always)
     private static func blend(_ value: Int32, _ colour: Int32, _ weight: Int32) -> Int32 {
-        colour + (((value - colour) * weight) >> 8)
+        colour &+ (((value &- colour) &* weight) >> 8)
     }
 
     /// The colour's value for each sample of a row's repeating pattern, per plane.
