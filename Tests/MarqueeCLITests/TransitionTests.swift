@@ -11,15 +11,6 @@ import Testing
     /// Mean luma of the constant-colour clips in the y4m stream, and of black.
     static let (white, grey, black) = (235.0, 126.0, 16.0)
 
-    /// `seconds` of one colour at 25 fps, 320x240, with a tone.
-    static func plain(_ colour: String, seconds: Int = 2) -> Fixtures.Recipe {
-        Fixtures.Recipe(name: "plain-\(colour)-\(seconds)s", fileExtension: "mp4", arguments: [
-            "-f", "lavfi", "-i", "color=c=\(colour):size=320x240:rate=25:duration=\(seconds)",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
-            "-ac", "2", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
-        ])
-    }
-
     /// A white picture as a 4:4:4 JPEG: a layout the fade converts before it blends.
     static let whitePicture = Fixtures.Recipe(name: "plain-white-444", fileExtension: "jpg", arguments: [
         "-f", "lavfi", "-i", "color=c=white:size=320x240", "-frames:v", "1", "-pix_fmt", "yuvj444p",
@@ -83,7 +74,7 @@ import Testing
     /// 0.5 s of the first and rises monotonically to grey over the first
     /// 0.5 s of the second; every frame of both is shown once, no seam gap.
     @Test func aOneSecondFadeFallsToTheBackgroundAndRisesMonotonically() throws {
-        let played = try play([try Fixtures.path(Self.plain("white")), try Fixtures.path(Self.plain("0x808080"))],
+        let played = try play([try Fixtures.path(Fixtures.plain("white")), try Fixtures.path(Fixtures.plain("0x808080"))],
                               ["--transition", "fade", "--transition-ms", "1000"])
         let light = played.brightness
         #expect(light.count == 100, "\(light.count) pictures: a fade adds no time")
@@ -101,7 +92,7 @@ import Testing
 
     /// `cut`, the default: no picture darker than the clips, 0 ms seams.
     @Test func aCutKeepsZeroMillisecondSeams() throws {
-        let played = try play([try Fixtures.path(Self.plain("white")), try Fixtures.path(Self.plain("0x808080"))],
+        let played = try play([try Fixtures.path(Fixtures.plain("white")), try Fixtures.path(Fixtures.plain("0x808080"))],
                               ["--loop", "playlist", "--loops", "2", "--transition-ms", "1000"])
         #expect(played.brightness.count == 200)
         #expect(played.brightness.allSatisfy { abs($0 - Self.white) < 0.5 || abs($0 - Self.grey) < 0.5 })
@@ -115,7 +106,7 @@ import Testing
         try "[playback]\nbetween_items = \"black\"\nbetween_items_ms = 500\ntransition = \"fade\"\ntransition_ms = 1000\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let played = try play([try Fixtures.path(Self.plain("white")), try Fixtures.path(Self.plain("0x808080"))], ["--config", config])
+        let played = try play([try Fixtures.path(Fixtures.plain("white")), try Fixtures.path(Fixtures.plain("0x808080"))], ["--config", config])
         let light = played.brightness
         #expect(light.count == 101, "both clips and the pause's picture: \(light.count)")
         guard light.count == 101 else { return }
@@ -128,7 +119,7 @@ import Testing
     /// over its first or last half second, then it is held again.
     @Test func aStillPictureFadesInStepsAroundAVideo() throws {
         let picture = try Fixtures.path(Self.whitePicture)
-        let played = try play([picture, try Fixtures.path(Self.plain("0x808080")), picture],
+        let played = try play([picture, try Fixtures.path(Fixtures.plain("0x808080")), picture],
                               ["--image-duration", "2", "--transition", "fade", "--transition-ms", "1000"])
         let perItem = (0..<3).map { item in played.items.filter { $0 == item }.count }
         #expect(perItem == [16, 50, 16], "one held frame and 15 steps each picture: \(perItem)")
