@@ -13,7 +13,7 @@ public enum PictureFade {
     public static func faded(_ frame: VideoFrame, toward rgb: UInt32, visibility: Double) -> VideoFrame? {
         guard let layout = Layout(frame, rgb: rgb) else { return nil }
         let weight = Int32((min(max(visibility, 0), 1) * 256).rounded())
-        let storage = BlendedPlanes(copying: frame.planes)
+        let storage = BlendedPlanes(shapedLike: frame.planes)
         for (index, plane) in storage.planes.enumerated() {
             let targets = layout.targets[index]
             if layout.wordSize == 1 {
@@ -38,8 +38,8 @@ public enum PictureFade {
     /// compiler vectorises; interleaved ones through one lookup table per
     /// sample of the pattern, computed once per frame.
     private static func blendBytes(_ target: MutableImagePlane, _ source: ImagePlane, targets: [Int32], weight: Int32) {
-        let tables = targets.flatMap { colour in (0...255).map { UInt8(truncatingIfNeeded: blend(Int32($0), colour, weight)) } }
         let pattern = targets.count, count = source.bytesPerRow
+        let tables = pattern == 1 ? [] : targets.flatMap { colour in (0...255).map { UInt8(truncatingIfNeeded: blend(Int32($0), colour, weight)) } }
         tables.withUnsafeBufferPointer { tables in
             for row in 0..<source.rows {
                 let from = source.base.advanced(by: row * source.bytesPerRow).assumingMemoryBound(to: UInt8.self)
@@ -155,7 +155,7 @@ private final class BlendedPlanes: FrameStorage, @unchecked Sendable {
     // @unchecked: written once while the copy is made, read-only afterwards.
     let planes: [MutableImagePlane]
 
-    init(copying source: [ImagePlane]) {
+    init(shapedLike source: [ImagePlane]) {
         planes = source.map {
             MutableImagePlane(base: .allocate(byteCount: $0.bytesPerRow * $0.rows, alignment: 64), bytesPerRow: $0.bytesPerRow, rows: $0.rows)
         }
