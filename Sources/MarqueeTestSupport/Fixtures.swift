@@ -36,6 +36,16 @@ public enum Fixtures {
         ] + video + audio + ["-shortest"])
     }
 
+    /// `seconds` of one colour (an ffmpeg colour name or 0xRRGGBB) at 25 fps,
+    /// 320x240 H.264, with a tone: pictures whose brightness is known.
+    public static func plain(_ colour: String, seconds: Int = 2) -> Recipe {
+        Recipe(name: "plain-\(colour)-\(seconds)s", fileExtension: "mp4", arguments: [
+            "-f", "lavfi", "-i", "color=c=\(colour):size=320x240:rate=25:duration=\(seconds)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
+            "-ac", "2", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+        ])
+    }
+
     /// The codec matrix the decode tests cover: every video codec and every
     /// audio codec appears at least once.
     public static let codecMatrix: [Recipe] = [

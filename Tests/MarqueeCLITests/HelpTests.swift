@@ -130,6 +130,7 @@ import Testing
         #expect(try complete(["marquee", "play", "--hwdec"]).sorted() == ["--hwdec", "--hwdec-device"])
         #expect(try complete(["marquee", "play", "--hwdec", ""]).sorted() == ["auto", "software", "vaapi"])
         #expect(try complete(["marquee", "play", "--loop", "pl"]) == ["playlist"])
+        #expect(try complete(["marquee", "play", "--transition", ""]).sorted() == ["cut", "fade"])
         #expect(try complete(["marquee", "help", "che"]) == ["check-config"])
     }
 }

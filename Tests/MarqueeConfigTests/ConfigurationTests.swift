@@ -61,6 +61,8 @@ import Testing
         configuration.playback.rate = 1.5
         configuration.playback.betweenItems = .black
         configuration.playback.betweenItemsMs = 500
+        configuration.playback.transition = .fade
+        configuration.playback.transitionMs = 1200
         configuration.playback.rtspTransport = .udp
         configuration.controls.stdin.format = .json
         var button = MarqueeConfiguration.GPIOButton(chip: "gpiochip2", line: 7, action: "seek +10")
@@ -133,6 +135,22 @@ import Testing
             "playback.playlist[5].path: is empty",
         ])
         #expect(found.map(\.location.description) == ["3:32", "4:32", "5:3", "6:21", "7:3", "8:12"])
+    }
+
+    /// Issue 19: a transition that is not one, or a fade with no length
+    /// or too long a one, is one error each at the value's place.
+    @Test func aBadTransitionIsOneErrorAtItsPlace() throws {
+        let name = Self.problems("[playback]\ntransition = \"fades\"")
+        #expect(name.map(\.location) == [SourceLocation(line: 2, column: 14)])
+        #expect(name.map(\.message) == ["playback.transition: 'fades' is not one of cut, fade (did you mean 'fade'?)"])
+        let long = Self.problems("[playback]\ntransition = \"fade\"\ntransition_ms = 20000")
+        #expect(long.map(\.location) == [SourceLocation(line: 3, column: 17)])
+        #expect(long.map(\.message) == ["playback.transition_ms: 20000 ms is out of range 0...10000 ms"])
+        let none = Self.problems("[playback]\ntransition = \"fade\"\ntransition_ms = 0")
+        #expect(none.map(\.location) == [SourceLocation(line: 2, column: 14)])
+        #expect(none.map(\.message) == ["playback.transition: \"fade\" has no effect while transition_ms is 0; give it a duration or use \"cut\""])
+        let fade = try MarqueeConfiguration.parse("[playback]\ntransition = \"fade\"\ntransition_ms = 1000")
+        #expect(fade.playback.transition == .fade && fade.playback.transitionMs == 1000)
     }
 
     @Test func namesAreCheckedWithSuggestions() {

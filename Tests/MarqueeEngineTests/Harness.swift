@@ -44,7 +44,7 @@ final class Run: Sendable {
     let events = Mutex<[PlayerEvent]>([])
 
     init(_ sources: [String], untimed: Bool, wav: Bool = false, audio: Bool = true, loop: LoopMode = .none,
-         passes: Int? = nil, keepsLog: Bool = true, between: PauseBetweenItems = .cut,
+         passes: Int? = nil, keepsLog: Bool = true, between: PauseBetweenItems = .cut, transition: ItemTransition = .cut,
          makeAudioOutput: ((AudioFormat, any HostClock) -> any AudioOutput)? = nil) throws {
         let videoClock: any HostClock = untimed ? VirtualClock() : MonotonicClock()
         let audioClock: any HostClock = untimed ? VirtualClock() : videoClock
@@ -62,6 +62,7 @@ final class Run: Sendable {
         var configuration = PlayerConfiguration(videoOutput: video, audioOutput: audioOutput, hostClock: videoClock,
                                                 untimed: untimed, keepsPresentationLog: keepsLog)
         configuration.betweenItems = between
+        configuration.transition = transition
         player = QueuePlayer(items: sources.map(PlayerItem.init(source:)), configuration: configuration)
         player.loopMode = loop
         player.loopPasses = passes

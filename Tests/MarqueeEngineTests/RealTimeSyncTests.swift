@@ -54,6 +54,38 @@ import Testing
         #expect(run.player.stats.snapshot.framesDropped == 0)
     }
 
+    /// Issue 19, fades in real time with sound: a picture, a 2 s video and
+    /// the picture again through 1 s fades. Each picture is 1 held frame and
+    /// 15 steps of 1/30 s, each step shown within a 60 Hz refresh of its
+    /// time; every item still starts 2 s after the one before; nothing dropped.
+    @Test func fadesKeepTheirTimesInRealTime() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-rt-fade-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try Command.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+                                              "testsrc2=size=320x240:rate=1", "-frames:v", "1", "\(folder)/a.png"])
+        guard made.status == 0 else { throw CommandError.failed("ffmpeg a.png", made) }
+        let video = try Fixtures.path(Fixtures.indexed(seconds: 2, fps: 25))
+        let run = try Run(["\(folder)/a.png", video, "\(folder)/a.png"], untimed: false,
+                          transition: .fade(seconds: 1, rgb: 0x000000))
+        run.player.items.forEach { $0.imageDuration = 2 }
+        try await run.playToEnd(timeout: 40)
+
+        let log = run.player.stats.presentationLog
+        #expect([0, 1, 2].map { item in log.filter { $0.item == item }.count } == [16, 50, 16])
+        let firsts = log.indices.filter { $0 == 0 || log[$0 - 1].item != log[$0].item }.map { log[$0] }
+        for (first, next) in zip(firsts, firsts.dropFirst()) {
+            #expect(abs(next.displayTime - first.displayTime - 2) <= 0.04, "item \(first.item) was up \(next.displayTime - first.displayTime) s")
+        }
+        let refresh = 1.0 / 60
+        for item in [0, 2] {
+            let frames = log.filter { $0.item == item }
+            let steps = item == 0 ? Array(frames.dropFirst()) : Array(frames.dropLast())
+            let intervals = zip(steps, steps.dropFirst()).map { $1.displayTime - $0.displayTime }
+            #expect(intervals.allSatisfy { abs($0 - 1.0 / 30) <= refresh + 0.002 }, "picture \(item) steps: \(intervals)")
+        }
+        #expect(run.player.stats.snapshot.framesDropped == 0)
+    }
+
     @Test func withoutAudioTheMonotonicClockPacesVideo() async throws {
         let path = try Fixtures.path(Fixtures.indexed(seconds: 2, fps: 25))
         let run = try Run([path], untimed: false, audio: false)

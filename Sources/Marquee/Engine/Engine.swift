@@ -25,6 +25,8 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var keepsPresentationLog: Bool
     /// What plays between two playlist items (not between loop passes of one).
     public var betweenItems: PauseBetweenItems = .cut
+    /// How one playlist item gives way to the next (not between loop passes of one).
+    public var transition: ItemTransition = .cut
     /// When a network item that went away is tried again.
     public var retry = RetrySchedule()
     /// Whether a playlist moves on from an unavailable network item or waits for it.
@@ -65,6 +67,17 @@ public enum PauseBetweenItems: Sendable, Equatable {
         case .hold(let seconds), .blank(let seconds, _): seconds
         }
     }
+}
+
+/// How the picture goes from one playlist item to the next.
+public enum ItemTransition: Sendable, Equatable {
+    /// The next item's first frame follows the last one's.
+    case cut
+    /// The outgoing item's last `seconds / 2` fade to the colour `rgb`
+    /// (0xRRGGBB) and the next item's first `seconds / 2` fade up from it,
+    /// over the items' own time: nothing is added to the timeline. With a
+    /// pause between items, the fade goes down into the pause and up out of it.
+    case fade(seconds: Double, rgb: UInt32)
 }
 
 /// Where the source stage must (re)start reading.

@@ -48,9 +48,13 @@ final class ItemSource {
     /// For a still picture: how long it stays up, its one frame's duration.
     private let stillDuration: Double?
     /// A still picture's one frame, decoded when the item opens and shown
-    /// each pass; and whether this pass has shown it.
+    /// each pass: in one piece, or in the steps of its fades; the pieces of
+    /// this pass, and how many of them were shown.
     private let still: VideoFrame?
-    private var stillShown = false
+    private var stillPieces: [(offset: Double, duration: Double)] = []
+    private var stillShown = 0
+    /// This pass's fades, planned by the source stage as the pass starts.
+    private var fades: PassFades?
     /// For a still picture played with sound: the format of the silence it
     /// is heard as (so the audio clock runs through it, and the next
     /// item's sound comes after it).
@@ -149,7 +153,8 @@ final class ItemSource {
             audio?.decoder.flush()
         }
         segments.removeAll()
-        stillShown = false
+        stillShown = 0
+        fades = nil
         (videoSegment, audioSegment) = (0, 0)
         passEnd = .negativeInfinity
         lastVideoPts = nil
@@ -174,7 +179,8 @@ final class ItemSource {
         passOffset = end - media.startTime
         passEnd = .negativeInfinity
         discardBefore = nil
-        stillShown = false
+        stillShown = 0
+        fades = nil
         let segment = Segment(id: segmentID, item: item, pass: last.pass + 1, timelineStart: last.timeline(ofPts: end),
                               itemStart: .zero, ptsOrigin: end, hasVideo: hasVideo, hasAudio: hasAudio)
         segments.append(segment)
@@ -234,15 +240,17 @@ final class ItemSource {
 
     /// Reads and decodes one packet (for a still picture, shows its frame).
     func step(serial: Int, emit: (Output) -> Void) throws -> Step {
-        if let still {
-            guard !stillShown else {
+        if let still, let stillDuration {
+            if stillShown == 0 { stillPieces = fades?.stillPieces(duration: stillDuration) ?? [(0, stillDuration)] }
+            guard stillShown < stillPieces.count else {
                 extendToDeclaredDuration()
                 return .endOfPass
             }
-            stillShown = true
+            let piece = stillPieces[stillShown]
+            stillShown += 1
             var frame = still
-            frame.pts = still.pts + passOffset
-            emitVideo(frame, serial: serial, emit: emit)
+            frame.pts = still.pts + passOffset + MediaTime(seconds: piece.offset, preferredTimescale: 90_000)
+            emitVideo(frame, duration: piece.duration, serial: serial, emit: emit)
             return .decoded
         }
         let next = try readAhead?.next() ?? demuxer.read().map(ReadAhead.Next.packet) ?? .end
@@ -267,6 +275,29 @@ final class ItemSource {
         }
         try decode(packet, serial: serial, emit: emit)
         return .decoded
+    }
+
+    /// Plans the fades of the pass just started (`transition` permitting):
+    /// up from the colour where it follows another item, down to it where
+    /// another item follows. A video fades out to its video stream's
+    /// declared end (else the item's), so a longer sound track holds a
+    /// picture of the colour; a live stream, having no end, does not fade out.
+    func planFades(_ transition: ItemTransition, fadesIn: Bool, fadesOut: Bool) {
+        fades = nil
+        guard case .fade(let seconds, _) = transition, seconds > 0, fadesIn || fadesOut, let segment = segments.last else { return }
+        var half = seconds / 2
+        let start: MediaTime, end: MediaTime?
+        if let still, let stillDuration {
+            start = still.pts + passOffset
+            end = start + MediaTime(seconds: stillDuration, preferredTimescale: 90_000)
+            half = min(half, stillDuration / 2)
+        } else {
+            start = segment.ptsOrigin
+            let declared = video.flatMap { demuxer.declaredEnd(ofStream: $0.stream) }
+                ?? (media.duration.isNumeric && media.duration > .zero ? media.startTime + media.duration : nil)
+            end = declared.map { $0 + passOffset }
+        }
+        fades = PassFades(inFrom: fadesIn ? start : nil, outTo: fadesOut ? end : nil, half: half)
     }
 
     /// A pass lasts as long as its longest stream, or as the container says
@@ -388,8 +419,9 @@ final class ItemSource {
         return segment
     }
 
-    private func emitVideo(_ frame: VideoFrame, serial: Int, emit: (Output) -> Void) {
-        let duration = stillDuration ?? (frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate)
+    /// - Parameter shownFor: a still picture's piece: seconds it is up.
+    private func emitVideo(_ frame: VideoFrame, duration shownFor: Double? = nil, serial: Int, emit: (Output) -> Void) {
+        let duration = shownFor ?? (frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate)
         guard frame.pts.isValid else { return }
         if let shown = videoShownThrough {
             if frame.pts <= shown { return }
@@ -399,7 +431,8 @@ final class ItemSource {
         if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }
         let segment = segment(for: frame.pts, video: true)
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
-                                  timeline: segment.timeline(ofPts: frame.pts), duration: duration, serial: serial)))
+                                  timeline: segment.timeline(ofPts: frame.pts), duration: duration, serial: serial,
+                                  visibility: fades?.visibility(pts: frame.pts, duration: duration) ?? 1)))
         if let format = stillSilence {
             emit(.audio(TimelineAudio(buffer: AudioBuffer(pts: frame.pts, format: format, bytes: []), segment: segment,
                                       timeline: segment.timeline(ofPts: frame.pts), serial: serial, silence: duration)))

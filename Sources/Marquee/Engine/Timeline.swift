@@ -47,6 +47,10 @@ struct TimelineFrame: Sendable {
     /// Seconds the frame is meant to stay up at rate 1.
     let duration: Double
     let serial: Int
+    /// How much of the picture shows: below 1 inside a fade
+    /// (`ItemTransition.fade`), where the rest is the fade's colour. The
+    /// presenter blends it, so the queue holds the decoded frame as it is.
+    var visibility = 1.0
 }
 
 /// Decoded PCM placed on the timeline.

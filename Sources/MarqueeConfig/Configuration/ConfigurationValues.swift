@@ -12,6 +12,14 @@ public enum BetweenItems: String, Sendable, CaseIterable {
     case black
 }
 
+/// How the picture goes from one playlist item to the next.
+public enum Transition: String, Sendable, CaseIterable {
+    /// The next item's first frame follows the last one's.
+    case cut
+    /// Down to the background colour and up again, over `transition_ms`.
+    case fade
+}
+
 /// What happens when an item cannot be played.
 public enum OnError: String, Sendable, CaseIterable {
     /// One error line, then the next item.

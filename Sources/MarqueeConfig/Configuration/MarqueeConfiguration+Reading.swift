@@ -166,6 +166,12 @@ extension MarqueeConfiguration.Playback {
             reader.error("between_items", "\"black\" has no effect while between_items_ms is 0 (items cut seamlessly); give it a duration",
                          at: given.location)
         }
+        reader.read(&transition, "transition")
+        reader.read(&transitionMs, "transition_ms", in: 0...10_000, unit: " ms")
+        if transition == .fade, transitionMs == 0, let given = reader.value("transition") {
+            reader.error("transition", "\"fade\" has no effect while transition_ms is 0; give it a duration or use \"cut\"",
+                         at: given.location)
+        }
         reader.read(&onError, "on_error")
         reader.read(&onUnavailable, "on_unavailable")
         reader.read(&retryMax, "retry_max", in: 1...3600, unit: " s")

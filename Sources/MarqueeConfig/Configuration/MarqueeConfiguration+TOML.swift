@@ -31,6 +31,7 @@ extension MarqueeConfiguration {
             ("loop", quote(playback.loop.rawValue)), ("shuffle", String(playback.shuffle)),
             ("start", float(playback.start)), ("rate", float(playback.rate)), ("image_duration", float(playback.imageDuration)),
             ("between_items", quote(playback.betweenItems.rawValue)), ("between_items_ms", String(playback.betweenItemsMs)),
+            ("transition", quote(playback.transition.rawValue)), ("transition_ms", String(playback.transitionMs)),
             ("on_error", quote(playback.onError.rawValue)), ("on_unavailable", quote(playback.onUnavailable.rawValue)),
             ("retry_max", float(playback.retryMax)),
             ("live_latency", float(playback.liveLatency)), ("forward_buffer", float(playback.forwardBuffer)),

@@ -73,6 +73,9 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var betweenItems = BetweenItems.holdLastFrame
         /// How long `betweenItems` lasts, milliseconds (0 = a seamless cut).
         public var betweenItemsMs = 0
+        public var transition = Transition.cut
+        /// How long a fade lasts, milliseconds: half down, half up, within the items' own time.
+        public var transitionMs = 500
         public var onError = OnError.skip
         /// A network item that cannot be reached: move on and try it next
         /// time round, or wait for it (a show with nothing else always waits).

@@ -18,6 +18,7 @@ struct PlayCommand: Subcommand {
         OptionSpec("--rate", "R", default: "1; [playback] rate", .input, "speed, above 0 and up to 16; sound keeps its pitch"),
         OptionSpec("--image-duration", "SECONDS", default: "10; [playback] image_duration", .input,
                    "how long a still picture (JPEG, PNG, WebP, BMP...) stays up"),
+    ] + TransitionFlags.options + [
         OptionSpec("--keep-open", .input, "at the end, hold the last frame and keep running ([playback] keep_open)"),
         RTSPTransportFlag.option,
         OptionSpec("--video-out", "kms|null|null:xrgb8888|file:DIR", default: "kms where /dev/dri has a card, else null", .display,
@@ -47,6 +48,8 @@ struct PlayCommand: Subcommand {
     let rate: Double
     let start: Double?
     let imageDuration: Double
+    /// `--transition`, `--transition-ms` over `[playback] transition` and `transition_ms`.
+    let transition: ItemTransition
     let untimed: Bool
     /// At the end, hold the last frame and keep running (`--keep-open`, `[playback] keep_open`).
     let keepOpen: Bool
@@ -116,6 +119,7 @@ struct PlayCommand: Subcommand {
         guard imageDuration.isFinite, imageDuration >= 0.04, imageDuration <= 86_400 else {
             throw UsageError("--image-duration must be seconds from 0.04 to 86400")
         }
+        transition = try TransitionFlags.parse(&parser, file: file.playback, background: kms.background)
         untimed = parser.flag("--untimed")
         keepOpen = parser.flag("--keep-open") || file.playback.keepOpen
         threads = try parser.option("--threads", as: Int.self) ?? file.decode.threads
@@ -228,6 +232,7 @@ struct PlayCommand: Subcommand {
                                                 videoThreads: threads, hardwareDecoding: hardwareDecoding,
                                                 keepsPresentationLog: presentationLogPath != nil)
         configuration.betweenItems = settings.betweenItems(background: kms.background)
+        configuration.transition = transition
         configuration.deinterlacing = deinterlacing
         configuration.imageDuration = imageDuration
         configuration.onUnavailable = settings.configuration.playback.onUnavailable

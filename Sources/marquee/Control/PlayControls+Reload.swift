@@ -71,6 +71,9 @@ extension PlayControls {
         if fresh.playback.betweenItems != old.playback.betweenItems || fresh.playback.betweenItemsMs != old.playback.betweenItemsMs {
             later.append("playback.between_items")
         }
+        if fresh.playback.transition != old.playback.transition || fresh.playback.transitionMs != old.playback.transitionMs {
+            later.append("playback.transition")
+        }
         let (newPlayback, oldPlayback) = (fresh.playback, old.playback)
         if newPlayback.onUnavailable != oldPlayback.onUnavailable || newPlayback.retryMax != oldPlayback.retryMax
             || newPlayback.liveLatency != oldPlayback.liveLatency || newPlayback.forwardBuffer != oldPlayback.forwardBuffer

@@ -13,6 +13,8 @@ final class PresenterStage: EngineStage {
     /// The output's scan-out side, asked for once.
     private let scanOut: (any ScanOutOutput)?
     private let converter = PixelConverter()
+    /// Blends the frames of a fade (`TimelineFrame.visibility`); nil under a cut.
+    private let fader: PictureFader?
     var local = Local()
     private var playingBefore = false
     /// When time last stopped to let a network item's buffer fill.
@@ -82,6 +84,7 @@ final class PresenterStage: EngineStage {
         signal = engine.signals.presenter
         output = engine.configuration.videoOutput
         scanOut = output as? any ScanOutOutput
+        fader = if case .fade(_, let rgb) = engine.configuration.transition { PictureFader(rgb: rgb) } else { nil }
     }
 
     func step(now: HostTime) -> StageWake {
@@ -246,7 +249,7 @@ final class PresenterStage: EngineStage {
         if let output {
             do {
                 if let hardware = frame.frame.storage as? any DMABufStorage {
-                    if let scanOut, scanOut.canScanOut(frame.frame, dmabuf: hardware.dmabuf) {
+                    if frame.visibility >= 1, let scanOut, scanOut.canScanOut(frame.frame, dmabuf: hardware.dmabuf) {
                         // Zero copy: the output imports the dmabufs and keeps the frame until scanout ends.
                         display = try scanOut.present(frame.frame, at: target)
                         recordPresented(frame, display: display, rate: rate)
@@ -255,6 +258,8 @@ final class PresenterStage: EngineStage {
                     frame.frame = try hardware.download(frame.frame)
                     engine.stats.update { $0.framesDownloaded += 1 }
                 }
+                // Only inside a fade: a copy of the frame, blended toward the colour.
+                if frame.visibility < 1, let fader { frame.frame = try fader.faded(frame.frame, visibility: frame.visibility) }
                 if let scanOut {
                     let rendered = try scanOut.nextTarget(for: frame.frame)
                     let source = rendered.crop.flatMap { frame.frame.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }

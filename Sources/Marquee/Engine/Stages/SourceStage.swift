@@ -95,6 +95,7 @@ final class SourceStage: EngineStage {
         let time = current.item === request.item ? request.time : .zero
         do {
             _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact)
+            planFades(current, fadesIn: false)
         } catch {
             source = nil
             if waitsFor(current.item) {
@@ -145,6 +146,7 @@ final class SourceStage: EngineStage {
         if successor(of: source.item, pass: source.pass) === source.item {
             step(from: source.item, to: source.item)
             _ = try source.startNextPass(segmentID: segmentID)
+            planFades(source, fadesIn: false)
             return source
         }
         // Video switched to software at the very end: the input was rewound, read it again.
@@ -170,11 +172,22 @@ final class SourceStage: EngineStage {
         step(from: source.item, to: opened.item)
         do {
             _ = try opened.start(at: .zero, timelineStart: timelineStart, segmentID: segmentID, exact: false)
+            planFades(opened, fadesIn: opened.item !== source.item)
             return opened
         } catch {
             fail(opened.item, error)
             return nil
         }
+    }
+
+    /// The fades of the pass `source` just started, under the transition:
+    /// a start the player asked for (a seek, a new item) cuts in, a pass
+    /// another item follows fades out. What follows is read now, as the
+    /// pass starts, since its last frames are decoded before its end is known.
+    private func planFades(_ source: ItemSource, fadesIn: Bool) {
+        let following = successor(of: source.item, pass: source.pass)
+        source.planFades(engine.configuration.transition, fadesIn: fadesIn,
+                         fadesOut: following.map { $0 !== source.item } ?? false)
     }
 
     private func successor(of item: PlayerItem, pass: Int = 0) -> PlayerItem? {
@@ -300,6 +313,8 @@ final class SourceStage: EngineStage {
             _ = try opened.start(at: lost.resume ?? .zero, timelineStart: max(planned, position), segmentID: lost.segmentID,
                                  pass: lost.pass, exact: lost.resume != nil)
             if let previous = lost.previous { step(from: previous, to: lost.item) }
+            // A resumed pass goes on as it was; one that never opened follows its predecessor.
+            planFades(opened, fadesIn: lost.previous.map { $0 !== lost.item } ?? false)
             source = opened
             outage = nil
             engine.post(.sourceRestored(lost.item, seconds: (now - lost.since).secondsDouble, attempts: lost.attempts))
