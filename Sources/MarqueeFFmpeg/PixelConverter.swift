@@ -40,7 +40,7 @@ public final class PixelConverter {
     /// frame's size). A frame already in that format and size is returned as it
     /// is, without a copy; otherwise the result owns new memory (an AVFrame)
     /// and keeps the source's pts and duration.
-    /// - Throws: `FFmpegError` naming the failed call (`sws_getCachedContext`
+    /// - Throws: `FFmpegError` naming the failed call (`sws_init_context`
     ///   for a format libswscale cannot convert, e.g. a hardware surface).
     /// - Parameter colour: for a YUV target, the range and matrix to write
     ///   (nil: the frame's own); the result is tagged with what it holds.
@@ -102,7 +102,7 @@ public final class PixelConverter {
 
     private func scale(_ frame: VideoFrame, into planes: [MutableImagePlane], format: AVPixelFormat,
                        width: Int, height: Int, colour: ColourDescription? = nil) throws(FFmpegError) {
-        let source = try Self.softwareFormat(frame.pixelFormat, "sws_getCachedContext")
+        let source = try Self.softwareFormat(frame.pixelFormat, "sws_init_context")
         // libswscale reads every plane of the format: a missing one would be a NULL read.
         guard frame.planes.count >= Int(av_pix_fmt_count_planes(source)) else {
             throw FFmpegError(code: marquee_averror(EINVAL), call: "sws_scale",
@@ -136,26 +136,39 @@ public final class PixelConverter {
         }
     }
 
-    /// Rebuilds the scaler when the conversion changes (sws_getCachedContext
-    /// returns the same one otherwise) and sets its colour matrix and ranges once.
+    /// Rebuilds the scaler when the conversion changes and sets its colour
+    /// matrices. The ranges are options given before the scaler is set up:
+    /// set afterwards (sws_setColorspaceDetails), they leave in place the
+    /// plain copy libswscale picks between two YUV formats of one size, and
+    /// a full-range picture would reach a limited-range target unconverted.
     private func configure(_ wanted: Key) throws(FFmpegError) {
         guard wanted != key else { return }
         key = nil
-        context = sws_getCachedContext(context, Int32(wanted.sourceWidth), Int32(wanted.sourceHeight), wanted.sourceFormat,
-                                       Int32(wanted.targetWidth), Int32(wanted.targetHeight), wanted.targetFormat,
-                                       flags, nil, nil, nil)
-        guard let context else {
-            throw FFmpegError(code: marquee_averror(EINVAL), call: "sws_getCachedContext",
+        sws_freeContext(context)
+        context = nil
+        let sourceYUV = Self.isYUV(wanted.sourceFormat), targetYUV = Self.isYUV(wanted.targetFormat)
+        // An RGB side is full range; its matrix entry is unused.
+        let sourceRange: Int32 = sourceYUV ? (wanted.fullRange ? 1 : 0) : 1
+        let targetRange: Int32 = targetYUV ? (wanted.targetFullRange ? 1 : 0) : 1
+        guard let created = sws_alloc_context() else { throw .outOfMemory("sws_alloc_context") }
+        context = created
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(wanted.sourceWidth)), ("srch", Int64(wanted.sourceHeight)), ("src_format", Int64(wanted.sourceFormat.rawValue)),
+            ("dstw", Int64(wanted.targetWidth)), ("dsth", Int64(wanted.targetHeight)), ("dst_format", Int64(wanted.targetFormat.rawValue)),
+            ("sws_flags", Int64(flags)), ("src_range", Int64(sourceRange)), ("dst_range", Int64(targetRange)),
+        ]
+        for (name, value) in options {
+            try check(av_opt_set_int(UnsafeMutableRawPointer(created), name, value, 0), "av_opt_set_int(\(name))")
+        }
+        let code = sws_init_context(created, nil, nil)
+        guard code >= 0 else {
+            throw FFmpegError(code: code, call: "sws_init_context",
                               message: "cannot convert \(PixelFormat(libav: wanted.sourceFormat)) \(wanted.sourceWidth)x\(wanted.sourceHeight) "
                                      + "to \(PixelFormat(libav: wanted.targetFormat)) \(wanted.targetWidth)x\(wanted.targetHeight)")
         }
-        let sourceYUV = Self.isYUV(wanted.sourceFormat), targetYUV = Self.isYUV(wanted.targetFormat)
         if sourceYUV || targetYUV {
-            // An RGB side is full range; its matrix entry is unused.
-            let sourceRange: Int32 = sourceYUV ? (wanted.fullRange ? 1 : 0) : 1
-            let targetRange: Int32 = targetYUV ? (wanted.targetFullRange ? 1 : 0) : 1
             // brightness 0, contrast and saturation 1.0 in 16.16 fixed point: only the matrices and ranges change.
-            try check(sws_setColorspaceDetails(context, Self.coefficients(wanted.matrix), sourceRange,
+            try check(sws_setColorspaceDetails(created, Self.coefficients(wanted.matrix), sourceRange,
                                                Self.coefficients(wanted.targetMatrix), targetRange,
                                                0, 1 << 16, 1 << 16),
                       "sws_setColorspaceDetails")

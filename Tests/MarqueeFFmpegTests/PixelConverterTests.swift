@@ -166,6 +166,23 @@ func pixel(_ frame: VideoFrame, plane: Int = 0, x: Int, y: Int, bytes count: Int
         #expect(planes[2].base.load(fromByteOffset: 8 * 20 + 16, as: UInt8.self) == 55)
     }
 
+    /// A full-range picture (a JPEG's) written to a limited-range YUV target
+    /// of the same size: white 255 becomes 235 and black 0 becomes 16, in
+    /// the same format (a y4m file) and in NV12 (a KMS plane), where
+    /// libswscale would otherwise copy the values as they are.
+    @Test(arguments: [PixelFormat.yuv420p, .nv12])
+    func fullRangeBecomesLimitedRangeWithoutScaling(to format: PixelFormat) throws {
+        let limited = ColourDescription(range: .limited, matrix: .bt601)
+        for (full, expected) in [(UInt8(255), UInt8(235)), (0, 16), (128, 126)] {
+            var frame = solidYUV420(width: 64, height: 48, y: full, cb: 128, cr: 128)
+            frame.colour = ColourDescription(range: .full, matrix: .bt601)
+            let converted = try PixelConverter().convert(frame, to: format, colour: limited)
+            let luma = pixel(converted, x: 10, y: 10, bytes: 1)[0]
+            #expect(abs(Int(luma) - Int(expected)) <= 1, "\(format): full-range \(full) became \(luma), expected \(expected)")
+            #expect(converted.colour.range == .limited)
+        }
+    }
+
     @Test func refusesDestinationsTooSmallAndHardwareFrames() throws {
         let frame = solidYUV420(width: 64, height: 48, y: 81, cb: 90, cr: 240)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 64 * 4 * 48, alignment: 16)
@@ -186,7 +203,7 @@ func pixel(_ frame: VideoFrame, plane: Int = 0, x: Int, y: Int, bytes count: Int
         let surface = VideoFrame(pts: .zero, duration: .zero, width: 64, height: 48, pixelFormat: .hardware("vaapi"),
                                  planes: [], storage: TestPixels(bytes: 0))
         let hardware = #expect(throws: FFmpegError.self) { try PixelConverter().convert(surface, to: .xrgb8888) }
-        #expect(hardware?.call == "sws_getCachedContext" && hardware?.message.contains("vaapi") == true)
+        #expect(hardware?.call == "sws_init_context" && hardware?.message.contains("vaapi") == true)
 
         let partial = VideoFrame(pts: .zero, duration: .zero, width: 64, height: 48, pixelFormat: .yuv420p,
                                  planes: [frame.planes[0]], storage: frame.storage)
