@@ -19,8 +19,8 @@ public struct KMSError: Error, Sendable, CustomStringConvertible {
         self.detail = detail
     }
 
-    static func noDisplay(device: String, detail: String) -> KMSError {
-        var error = KMSError(call: "connector", code: ENODEV, device: device, detail: detail)
+    static func noDisplay(_ call: String, device: String, detail: String) -> KMSError {
+        var error = KMSError(call: call, code: ENODEV, device: device, detail: detail)
         error.isNoDisplay = true
         return error
     }

@@ -67,7 +67,7 @@ public final class KMSVideoOutput: ScanOutOutput {
             throw KMSError(call: "connector", code: ENODEV, device: device.path, detail: "no connector '\(name)' (have: \(names))")
         }
         guard let connector = named ?? inventory.connectors.first(where: \.isConnected), connector.isConnected else {
-            throw KMSError.noDisplay(device: device.path, detail: "no connected display (have: \(names))")
+            throw KMSError.noDisplay("connector", device: device.path, detail: "no connected display (have: \(names))")
         }
         guard let mode = options.mode.choose(from: connector.modes, frameRate: options.frameRate) else {
             throw KMSError(call: "mode", code: EINVAL, device: device.path,
@@ -167,6 +167,6 @@ public final class KMSVideoOutput: ScanOutOutput {
                 firstError = firstError ?? error
             }
         }
-        throw firstError ?? KMSError.noDisplay(device: candidates.joined(separator: ", "), detail: "no card with a connected display")
+        throw firstError ?? KMSError.noDisplay("open", device: candidates.joined(separator: ", "), detail: "no card with a connected display")
     }
 }
