@@ -75,6 +75,30 @@ import Testing
         #expect(lines.count == 1 && lines.first?.contains("the \(stage) stage has been inside one step") == true, "\(stderr)")
     }
 
+    /// An abstract socket name ('@...') works as a path does.
+    @Test func anAbstractSocketNameIsReached() throws {
+        let listener = try NotifyListener(abstract: true)
+        let marquee = try Self.start(try Self.show(), listener: listener)
+        let ready = listener.read(for: 10) { $0.hasPrefix("READY=1") }
+        _ = marquee.stop()
+        #expect(ready?.hasPrefix("READY=1\nSTATUS=playing") == true, "\(listener.messages)")
+    }
+
+    /// The watchdog of another process (`WATCHDOG_PID`, a wrapper that
+    /// started marquee) is not pinged; a `WATCHDOG_USEC` that is not a
+    /// number is one line and no pings. Readiness is told all the same.
+    @Test(arguments: [["WATCHDOG_PID": "1"], ["WATCHDOG_USEC": "soon"]])
+    func aWatchdogThatIsNotOursIsNotPinged(_ environment: [String: String]) throws {
+        let listener = try NotifyListener()
+        let marquee = try Self.start(try Self.show(), listener: listener, environment: environment)
+        listener.read(for: 4)
+        let (status, _, stderr) = marquee.stop()
+        #expect(status == 0 && listener.messages.contains { $0.text.hasPrefix("READY=1") }, "\(listener.messages)")
+        #expect(listener.pings.isEmpty, "\(listener.pings.count) pings")
+        let expected = environment["WATCHDOG_USEC"].map { ["marquee: WATCHDOG_USEC='\($0)' is not a positive number of microseconds; no watchdog pings"] } ?? []
+        #expect(stderr.split(separator: "\n").map(String.init) == expected, "\(stderr)")
+    }
+
     /// An empty folder at the start is a settled state: READY=1 at once, and
     /// STATUS= says what it waits for.
     @Test func waitingForFilesIsReady() throws {
