@@ -113,6 +113,20 @@ import Testing
         #expect(listener.pings.count >= 2, "waiting is idle on purpose: \(listener.messages)")
     }
 
+    /// A stream that cannot be reached at the start is waited for (the show
+    /// has nothing else): READY=1 says so, and the pings go on while it waits.
+    @Test func waitingForAStreamIsReady() throws {
+        let listener = try NotifyListener()
+        // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+        let url = "http://127.0.0.1:9/none.ts"
+        let marquee = try Self.start(try Self.show(playlist: url), listener: listener)
+        let ready = listener.read(for: 10) { $0.hasPrefix("READY=1") }
+        listener.read(for: 1.5)
+        _ = marquee.stop()
+        #expect(ready?.hasPrefix("READY=1\nSTATUS=waiting for \(url)") == true, "\(listener.messages)")
+        #expect(listener.pings.count >= 2, "waiting for a stream is idle on purpose: \(listener.messages)")
+    }
+
     /// Width and height from a PNG's header.
     static func pngSize(_ path: String) throws -> (Int, Int) {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(24))

@@ -62,8 +62,10 @@ final class PlaySession: Sendable {
                     case .sourceLost(let item, let reason, let retryIn):
                         Diagnostics.error(String(format: "%@: lost (%@); trying again in %.1f s, then up to every %.0f s",
                                                  item.asset.source, reason, retryIn, retryCap))
+                        service?.setWaiting(.stream, "waiting for \(item.asset.source)")
                     case .sourceRestored(let item, let seconds, let attempts):
                         Diagnostics.error(String(format: "%@: back after %.1f s (%d attempts)", item.asset.source, seconds, attempts))
+                        service?.setWaiting(.stream, nil)
                     case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
                     case .videoDecodingFellBack(let item, let reason, let atSetUp) where reportsSetUpFallbacks || !atSetUp:

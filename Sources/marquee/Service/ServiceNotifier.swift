@@ -5,7 +5,7 @@ import Synchronization
 /// Tells the service manager (systemd with `Type=notify`, `WatchdogSec=`)
 /// how `marquee play` is doing, in sd_notify(3)'s messages: `READY=1` once
 /// the first picture (the splash, or the first frame) is on the display or
-/// the player has settled into waiting for files or a display; `STATUS=`
+/// the player has settled into waiting for files, a display or a stream; `STATUS=`
 /// saying what plays and what it waits for; `RELOADING=1` and `READY=1`
 /// around a reload; `STOPPING=1`; and `WATCHDOG=1` at half the manager's
 /// interval, only while `Liveness` finds every stage making progress or
@@ -30,7 +30,7 @@ final class ServiceNotifier: @unchecked Sendable {
 
     /// What a service waits for, said in `STATUS=`.
     enum Wait: Int, Comparable {
-        case display, files
+        case display, files, stream
 
         static func < (a: Wait, b: Wait) -> Bool { a.rawValue < b.rawValue }
     }
