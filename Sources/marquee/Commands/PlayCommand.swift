@@ -225,7 +225,7 @@ struct PlayCommand: Subcommand {
         }
         if ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil {
             // The splash is drawn first, and is not the first frame.
-            video = FirstFrameReporter.wrapping(video, skipping: splash == nil ? 0 : 1)
+            video = FirstFrameReporter.wrapping(video, skipping: showsSplash ? 1 : 0)
         }
         let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16)
         let audio: (any AudioOutput)? = switch audioOut {
@@ -248,14 +248,18 @@ struct PlayCommand: Subcommand {
         configuration.network.forwardBuffer = settings.configuration.playback.forwardBuffer
         configuration.network.rtspTransport = rtspTransport
         configuration.waitsToMinimizeStalling = settings.configuration.playback.waitToMinimizeStalls
-        // A display with nothing to play at the start (files waited for) shows the background, not the console.
-        if splash != nil || (videoOut == .kms && inputs.isEmpty) { configuration.splash = Splash(path: splash, background: kms.background) }
+        if showsSplash { configuration.splash = Splash(path: splash, background: kms.background) }
         TestHooks.applyStageStall(to: &configuration)
         let playback = settings.configuration.playback
         configuration.network.variant = VariantPreference(peakBitRate: playback.peakBitrate, maximumWidth: playback.maxResolution.width,
                                                           maximumHeight: playback.maxResolution.height)
         return configuration
     }
+
+    /// Whether the splash is drawn first: one was given, or a display has
+    /// nothing to play at the start (files waited for) and shows the
+    /// background rather than the console.
+    private var showsSplash: Bool { splash != nil || (videoOut == .kms && inputs.isEmpty) }
 
     /// The KMS output, or, where no display is connected (a TV that is off
     /// at boot), one that waits for it: one line now, the mode set and the
