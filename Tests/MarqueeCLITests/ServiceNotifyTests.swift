@@ -75,6 +75,20 @@ import Testing
         #expect(lines.count == 1 && lines.first?.contains("the \(stage) stage has been inside one step") == true, "\(stderr)")
     }
 
+    /// A player that cannot start (its output cannot be made) under a
+    /// watchdog exits 1 with its one line: the unstarted watchdog is let go
+    /// cleanly (libdispatch traps on releasing a source never resumed).
+    @Test func aPlayerThatCannotStartExitsWithItsLine() throws {
+        let listener = try NotifyListener()
+        let clip = try Fixtures.path(Fixtures.indexed(seconds: 1))
+        let marquee = try BackgroundMarquee(["play", clip, "--video-out", "file:/nonexistent/frames", "--audio-out", "null"],
+                                            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000"])
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while marquee.isRunning, Date() < deadline { usleep(20_000) }
+        let (status, _, stderr) = marquee.stop()
+        #expect(status == 1 && stderr == "marquee: /nonexistent/frames: mkdir: No such file or directory\n", "\(status): \(stderr)")
+    }
+
     /// An abstract socket name ('@...') works as a path does.
     @Test func anAbstractSocketNameIsReached() throws {
         let listener = try NotifyListener(abstract: true)

@@ -20,7 +20,7 @@ final class ServiceNotifier: @unchecked Sendable {
     /// `WATCHDOG_USEC`: the manager restarts the player after this long without a ping.
     let watchdogInterval: Duration?
     private let state = Mutex(State())
-    /// Ticks at half `watchdogInterval` on `queue`, once started.
+    /// Ticks at half `watchdogInterval` on `queue`, once `startWatchdog` schedules it.
     private let timer: (any DispatchSourceTimer)?
     /// The player the watchdog checks, from `startWatchdog` to `stopping`.
     private let watched = Mutex<Player?>(nil)
@@ -63,6 +63,10 @@ final class ServiceNotifier: @unchecked Sendable {
         watchdogInterval = watchdog
         let queue = queue
         timer = watchdog.map { _ in DispatchSource.makeTimerSource(queue: queue) }
+        // Resumed unscheduled (it never fires until `startWatchdog` schedules
+        // it): libdispatch traps on releasing a source that is still suspended,
+        // as it would be when the player fails before its watchdog starts.
+        timer?.resume()
     }
 
     /// The first picture is up, or the player waits on purpose: `READY=1`, once.
@@ -127,13 +131,12 @@ final class ServiceNotifier: @unchecked Sendable {
             // Checked once now, so the first tick compares with the start.
             _ = liveness?.check(player.health())
         }
-        timer.schedule(deadline: .now() + .nanoseconds(Int(tick.nanoseconds)), repeating: .nanoseconds(Int(tick.nanoseconds)),
-                       leeway: .milliseconds(10))
         timer.setEventHandler { [weak self] in
             guard let self, let player = watched.withLock({ $0 }) else { return }
             check(player.health())
         }
-        timer.resume()
+        timer.schedule(deadline: .now() + .nanoseconds(Int(tick.nanoseconds)), repeating: .nanoseconds(Int(tick.nanoseconds)),
+                       leeway: .milliseconds(10))
     }
 
     /// On `queue`: one watchdog tick.
