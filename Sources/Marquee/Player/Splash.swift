@@ -1,5 +1,6 @@
-/// What the display shows first, before any playlist item is opened, and
-/// keeps showing while nothing can play (`PlayerConfiguration.splash`).
+/// What the display shows first when the player first plays, before any
+/// item's frame, and keeps showing while nothing can play
+/// (`PlayerConfiguration.splash`).
 public struct Splash: Sendable, Equatable {
     /// A still picture (PNG, JPEG, WebP...), decoded as a picture item is
     /// and placed by the output as any frame; nil for the colour alone. One

@@ -94,8 +94,10 @@ final class PresenterStage: EngineStage {
     private lazy var heartbeat = engine.heartbeats.first { $0.name == name }
 
     func step(now: HostTime) -> StageWake {
-        // The very first thing on the display, before any item's frame.
-        if let splash = engine.configuration.splash, !splashDone {
+        // The very first thing on the display, before any item's frame: at
+        // the first play, which is also when the source opens the first item
+        // (and after the caller has subscribed to the events it posts).
+        if let splash = engine.configuration.splash, !splashDone, engine.state.withLock({ $0.playing }) {
             splashDone = true
             showSplash(splash, now: now)
         }
