@@ -8,12 +8,21 @@ public struct KMSError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     public let device: String
     public let detail: String?
+    /// No display is connected: on any card, or on the connector asked for
+    /// (a TV that is off, a cable not in). `AwaitedDisplay` waits for one.
+    public private(set) var isNoDisplay = false
 
     public init(call: String, code: Int32, device: String, detail: String? = nil) {
         self.call = call
         self.code = code
         self.device = device
         self.detail = detail
+    }
+
+    static func noDisplay(_ call: String, device: String, detail: String) -> KMSError {
+        var error = KMSError(call: call, code: ENODEV, device: device, detail: detail)
+        error.isNoDisplay = true
+        return error
     }
 
     public var description: String {

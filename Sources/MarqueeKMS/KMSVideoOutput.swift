@@ -61,12 +61,13 @@ public final class KMSVideoOutput: ScanOutOutput {
         let (device, inventory) = try Self.openCard(options)
         self.device = device
         try device.becomeMaster()
-        let connected = inventory.connectors.filter(\.isConnected)
-        guard let connector = options.connector.map({ name in inventory.connectors.first { $0.name == name } })
-                ?? connected.first else {
-            let names = inventory.connectors.map { "\($0.name)\($0.isConnected ? "" : " (disconnected)")" }.joined(separator: ", ")
-            throw KMSError(call: "connector", code: ENODEV, device: device.path,
-                           detail: options.connector.map { "no connector '\($0)' (have: \(names))" } ?? "no connected connector (have: \(names))")
+        let names = inventory.connectors.map { "\($0.name)\($0.isConnected ? "" : " (disconnected)")" }.joined(separator: ", ")
+        let named = options.connector.map { name in inventory.connectors.first { $0.name == name } }
+        if let name = options.connector, named == nil {
+            throw KMSError(call: "connector", code: ENODEV, device: device.path, detail: "no connector '\(name)' (have: \(names))")
+        }
+        guard let connector = named ?? inventory.connectors.first(where: \.isConnected), connector.isConnected else {
+            throw KMSError.noDisplay("connector", device: device.path, detail: "no connected display (have: \(names))")
         }
         guard let mode = options.mode.choose(from: connector.modes, frameRate: options.frameRate) else {
             throw KMSError(call: "mode", code: EINVAL, device: device.path,
@@ -166,6 +167,6 @@ public final class KMSVideoOutput: ScanOutOutput {
                 firstError = firstError ?? error
             }
         }
-        throw firstError ?? KMSError(call: "open", code: ENODEV, device: candidates.joined(separator: ", "), detail: "no card with a connected display")
+        throw firstError ?? KMSError.noDisplay("open", device: candidates.joined(separator: ", "), detail: "no card with a connected display")
     }
 }

@@ -255,7 +255,8 @@ final class BackgroundMarquee {
     private let output: String
     private let errors: String
 
-    init(_ arguments: [String]) throws {
+    /// - Parameter environment: variables set for the child on top of the test's own.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-run-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         output = "\(folder)/stdout"
@@ -264,6 +265,7 @@ final class BackgroundMarquee {
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         process.executableURL = URL(fileURLWithPath: MarqueeExecutable.path)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: output)
         process.standardError = FileHandle(forWritingAtPath: errors)
@@ -271,6 +273,7 @@ final class BackgroundMarquee {
     }
 
     var isRunning: Bool { process.isRunning }
+    var pid: Int32 { process.processIdentifier }
 
     func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 

@@ -16,7 +16,14 @@ final class StageExecutor {
     private(set) var steps: [String: Int] = [:]
     /// Stages not stepped while named here, as if their thread were blocked
     /// (a source stuck in a network read); their wake-ups wait for release.
-    var held: Set<String> = []
+    /// Their heartbeats say so: inside a step since they were held.
+    var held: Set<String> = [] {
+        didSet {
+            for heartbeat in player.engine.heartbeats where held.contains(heartbeat.name) && !oldValue.contains(heartbeat.name) {
+                heartbeat.begin(at: clock.now())
+            }
+        }
+    }
 
     /// - Parameter latency: wake-ups land up to this many seconds after their deadline (seeded).
     init(player: QueuePlayer, clock: VirtualClock, latency: (seed: UInt64, upTo: Double)? = nil) {
@@ -45,6 +52,7 @@ final class StageExecutor {
     func run(for seconds: Double) -> Bool {
         let limit = clock.now() + .nanoseconds(Int64(seconds * 1e9))
         let stages = player.engine.stages
+        let heartbeats = player.engine.heartbeats
         while clock.now() < limit {
             var stepped = false
             for (index, stage) in stages.enumerated() where isDue(wakes[index], stage) {
@@ -56,7 +64,10 @@ final class StageExecutor {
                 repeat {
                     steps[stage.name, default: 0] += 1
                     let before = clock.now()
+                    // Recorded as its thread records it (`StageThread`), for `Player.health`.
+                    heartbeats[index].begin(at: before)
                     wakes[index] = delayed(stage.step(now: before))
+                    heartbeats[index].end(wakes[index])
                     moved = clock.now() != before
                 } while wakes[index] == .now && !moved
                 stepped = true

@@ -275,6 +275,89 @@ wait $pid; echo "exit $?"
             f"flips after; {values[0]:.1f} / {values[1]:.1f} dB")
 
 
+def scenario_kms_splash(board, out):
+    """Issue 20: `[display] splash` is on the display before any playlist
+    item, and stays while nothing can play (an empty folder at boot, one
+    line saying what is waited for); a clip copied in then plays. Without a
+    splash the empty display shows the background colour, not the console."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    clip = make_still(share)
+    splash = os.path.join(share, "splash.png")
+    ffmpeg("-f", "lavfi", "-i", "smptebars=size=640x400", "-frames:v", "1", splash)
+    with open(os.path.join(share, "splash.toml"), "w") as f:
+        f.write('[display]\nsplash = "splash.png"\n\n[playback]\nplaylist = ["/tmp/media"]\nloop = "playlist"\n')
+    with open(os.path.join(share, "plain.toml"), "w") as f:
+        f.write('[display]\nbackground = "#203040"\n\n[playback]\nplaylist = ["/tmp/empty"]\n')
+    command = f"""
+set -e
+mkdir -p /tmp/media /tmp/empty
+marquee play --config /mnt/host/splash.toml --audio-out null --control off >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+sleep {SETTLE_S}
+shot splash
+cp /mnt/host/still.mp4 /tmp/media/
+sleep 6
+shot playing
+kill -TERM $pid; wait $pid || true
+marquee play --config /mnt/host/plain.toml --audio-out null --control off >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+sleep {SETTLE_S}
+shot background
+kill -TERM $pid; wait $pid || true
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    errors = marquee_errors(share).splitlines()
+    expected = [f"marquee: playlist: {line}" for folder in ("/tmp/media", "/tmp/empty")
+                for line in (f"folder '{folder}' has no files", f"waiting for files in '{folder}'")]
+    board.check(errors == expected, "expected the empty folder and the wait, one line each a run:\n" + "\n".join(errors))
+    splash_db = psnr(board, os.path.join(out, "splash.png"),
+                     reference(splash, "resizeAspect", (640, 400), os.path.join(share, "splash.rgb")))
+    board.check(splash_db >= 30, f"the splash while waiting: PSNR {splash_db:.1f} dB < 30")
+    playing_db = psnr(board, os.path.join(out, "playing.png"),
+                      reference(clip, "resizeAspect", (320, 240), os.path.join(share, "clip.rgb")))
+    board.check(playing_db >= 30, f"the clip copied in: PSNR {playing_db:.1f} dB < 30")
+    _, _, rows = board.read_png_rgb(os.path.join(out, "background.png"))
+    corners = [board.pixel(rows, x, y) for x, y in ((5, 5), (SCREEN[0] - 5, SCREEN[1] - 5), (SCREEN[0] // 2, SCREEN[1] // 2))]
+    board.check(all(board.near(c, (0x20, 0x30, 0x40), 2) for c in corners), f"an empty show without a splash: {corners}")
+    return f"splash while waiting {splash_db:.1f} dB, then the clip {playing_db:.1f} dB; background #203040 without a splash"
+
+
+def scenario_kms_display_wait(board, out):
+    """Issue 20: a display that is off when marquee starts (the connector
+    forced off through sysfs first) is waited for: marquee keeps running,
+    says so in one line, plays the sound, and sets the mode and shows the
+    picture once the connector is forced on (one line more)."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    clip = make_still(share)
+    ffmpeg("-i", clip, "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3",
+           "-c:v", "copy", "-c:a", "aac", "-shortest", os.path.join(share, "tone.mp4"))
+    status = "/sys/class/drm/card0-Virtual-1/status"
+    command = f"""
+echo off > {status}
+marquee play /mnt/host/tone.mp4 --loop item --audio-out alsa:default --control off >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+sleep {SETTLE_S}
+kill -0 $pid && echo "running while off"
+shot off
+echo on > {status}
+sleep 5
+shot on
+kill -TERM $pid; wait $pid; echo "exit $?"
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "hda", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    errors = marquee_errors(share).splitlines()
+    board.check(len(errors) == 2 and "no card with a connected display" in errors[0] and errors[0].endswith("waiting for a display (sound plays meanwhile)")
+                and errors[1].startswith("marquee: display Virtual-1 connected: Virtual-1 1280x800"),
+                "expected a waiting line and a connected line:\n" + "\n".join(errors))
+    board.check("running while off" in stdout, f"marquee did not keep running without a display:\n{stdout}")
+    board.check("exit 0" in stdout, f"marquee did not exit 0:\n{stdout}")
+    on_db = psnr(board, os.path.join(out, "on.png"), reference(clip, "resizeAspect", (320, 240), os.path.join(share, "ref.rgb")))
+    board.check(on_db >= 30, f"the picture once the display is on: PSNR {on_db:.1f} dB < 30")
+    freq, rms, loud_s = board.analyse_tone(os.path.join(out, "sound.wav"))
+    # The display is on for the last 5 s: more sound than that was heard while it was off.
+    board.check(abs(freq - 440) <= 10 and loud_s >= 8, f"sound while waiting: {freq:.0f} Hz, {loud_s:.1f} s loud")
+    return f"one line off, one on; picture {on_db:.1f} dB once on; {freq:.0f} Hz for {loud_s:.1f} s"
+
+
 def scenario_kms_displays(board, out):
     return "; ".join(displays_match_modetest(board, os.path.join(out, display), display, driver)
                      for display, driver in (("bochs", "bochs-drm"), ("vkms", "vkms")))
@@ -394,4 +477,6 @@ SCENARIOS = {
     "kms-displays": scenario_kms_displays,
     "kms-vkms-overlay": scenario_kms_vkms_overlay,
     "kms-hotplug": scenario_kms_hotplug,
+    "kms-splash": scenario_kms_splash,
+    "kms-display-wait": scenario_kms_display_wait,
 }

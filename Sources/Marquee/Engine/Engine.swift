@@ -38,6 +38,10 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var network = NetworkOptions()
     /// `Player.automaticallyWaitsToMinimizeStalling` at start.
     public var waitsToMinimizeStalling = true
+    /// A picture (and the background colour) shown before anything plays.
+    public var splash: Splash?
+    /// Holds one stage's thread inside a step once (see `StageStall`).
+    @_spi(Testing) public var stageStall: StageStall?
 
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),
                 untimed: Bool = false, videoThreads: Int = 0, hardwareDecoding: HardwareDecoding = HardwareDecoding(),
@@ -129,6 +133,8 @@ final class Engine: @unchecked Sendable {
         var waitsToMinimizeStalling = true
         /// The read-ahead of the network item the source stage reads, if any.
         var readAhead: ReadAhead?
+        /// The source stage waits for a network item that went away (on its retry schedule).
+        var waitingForSource = false
         var timeControl = TimeControl.paused
         /// The last item that could not be played, for a player that ends up
         /// with nothing playable.
@@ -182,6 +188,8 @@ final class Engine: @unchecked Sendable {
     /// once per player, not once per item.
     let reportedFallbacks = Mutex<Set<String>>([])
     private(set) var stages: [any EngineStage] = []
+    /// One per stage, in `stages`' order: what its thread is doing.
+    private(set) var heartbeats: [StageHeartbeat] = []
     private var threads: [StageThread] = []
 
     static let videoLimits = StageQueue<StageEntry<TimelineFrame>>.Limits(count: 6, bytes: 48 << 20, seconds: 0.5)
@@ -197,8 +205,11 @@ final class Engine: @unchecked Sendable {
         audioQueue = StageQueue(limits: Self.audioLimits, consumer: signals.audio, producer: signals.source)
         stages = [SourceStage(engine: self), PresenterStage(engine: self)]
         if let output = configuration.audioOutput { stages.append(AudioStage(engine: self, output: output)) }
+        heartbeats = stages.map { StageHeartbeat(name: $0.name) }
         guard threaded else { return }
-        threads = stages.map { StageThread(stage: $0, clock: configuration.hostClock) }
+        threads = zip(stages, heartbeats).map {
+            StageThread(stage: $0, clock: configuration.hostClock, heartbeat: $1, stall: configuration.stageStall)
+        }
     }
 
     /// Stops all stages and waits for their threads; outputs keep their last frame.

@@ -50,7 +50,7 @@ final class ItemSource {
     /// A still picture's one frame, decoded when the item opens and shown
     /// each pass: in one piece, or in the steps of its fades; the pieces of
     /// this pass, and how many of them were shown.
-    private let still: VideoFrame?
+    let still: VideoFrame?
     private var stillPieces: [(offset: Double, duration: Double)] = []
     private var stillShown = 0
     /// This pass's fades, planned by the source stage as the pass starts.
@@ -468,6 +468,8 @@ public enum PlaybackError: Error, Sendable, CustomStringConvertible {
     case noPlayableTrack(source: String)
     /// A still picture that decoded to nothing.
     case noPicture(source: String)
+    /// A splash (`Splash.path`) that is a video or sound, not a still picture.
+    case notAPicture(source: String)
     /// A WebP libavcodec could not read: damaged, or animated (FFmpeg
     /// decodes animated WebP from 7.1; Debian 12 has 5.1).
     case unreadableWebP(source: String)
@@ -477,6 +479,7 @@ public enum PlaybackError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .noPlayableTrack(let source): "\(source): no playable audio or video track"
         case .noPicture(let source): "\(source): the picture did not decode"
+        case .notAPicture(let source): "\(source): not a still picture (PNG, JPEG, WebP...)"
         case .unreadableWebP(let source):
             "\(source): a WebP libavcodec cannot read: damaged, or animated (libavcodec decodes animated WebP from FFmpeg 7.1)"
         case .internalState(let what): "internal error: \(what)"

@@ -127,6 +127,10 @@ public class Player: @unchecked Sendable {
 
     public var currentItem: PlayerItem? { engine.state.withLock { $0.queue.current } }
 
+    /// What the player's threads are doing and how far playback got, now:
+    /// for a watchdog, which `Liveness` turns into alive or stalled.
+    public func health() -> PlayerHealth { engine.health() }
+
     /// The current item's time of what is presented; after a seek or an item
     /// change, where it goes, until its first frame is presented (so two
     /// relative seeks in a row add up, as AVPlayer's do).

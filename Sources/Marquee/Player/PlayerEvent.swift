@@ -31,6 +31,12 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// stream it does not decode), or failed mid-stream (then playback went
     /// on from the frame after the last one shown). `reason` is one line.
     case videoDecodingFellBack(PlayerItem, reason: String, atSetUp: Bool)
+    /// The splash (`PlayerConfiguration.splash`: its picture, or the
+    /// background colour) is on the display, before any item's frame.
+    case splashShown
+    /// The splash picture could not be read (missing, damaged, not a
+    /// picture): the background colour is shown instead.
+    case splashUnavailable(path: String, any Error)
     /// Nothing more to play: the last item ended (the player is paused on its last frame).
     case playbackFinished
     /// Whether time moves changed: `reason` is set while waiting to play.
@@ -52,6 +58,8 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .sourceRestored(let item, let seconds, let attempts): "source back \(item) after \(seconds) s, \(attempts) attempts"
         case .rateChanged(let rate): "rate \(rate)"
         case .playbackFinished: "playback finished"
+        case .splashShown: "splash shown"
+        case .splashUnavailable(let path, let error): "splash \(path) unavailable: \(error)"
         case .timeControlStatusChanged(let status, let reason): "time control \(status.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "")"
         case .eventsDropped(let count): "\(count) events dropped"
         case .videoOutputFailed(let error): "video output failed: \(error)"

@@ -28,6 +28,10 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var rotation: Int?
         /// What fills the screen around the picture.
         public var background = RGBColor(red: 0, green: 0, blue: 0)
+        /// A picture (PNG, JPEG...) shown before the first item and while
+        /// nothing can play, relative to the file's folder; "" for none
+        /// (the background colour while waiting).
+        public var splash = ""
     }
 
     /// `[decode]`: how video is decoded.

@@ -76,4 +76,13 @@ public protocol ScanOutOutput: VideoOutput {
     /// (paused, finished, waiting for frames): the output keeps its last
     /// picture up, e.g. on a display that was switched off and on.
     func maintain()
+
+    /// True when the output has lost what it showed and wants the last
+    /// picture drawn again: a display that came after the start, while
+    /// pictures went nowhere. Asked after `maintain`; false by default.
+    var needsPicture: Bool { get }
+}
+
+extension ScanOutOutput {
+    public var needsPicture: Bool { false }
 }

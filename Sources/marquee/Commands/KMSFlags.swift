@@ -3,7 +3,7 @@ import MarqueeCore
 import MarqueeKMS
 
 /// The display flags of `marquee play`: --card, --connector, --mode,
-/// --plane, --gravity, --rotation, --background, --legacy-kms.
+/// --plane, --gravity, --rotation, --background, --legacy-kms (and --splash, read by `PlaySettings`).
 enum KMSFlags {
     static let options = [
         OptionSpec("--card", "PATH", default: "the first card with a connected display", .display, "the DRM card ([display] card)"),
@@ -16,6 +16,8 @@ enum KMSFlags {
                    "fit with borders, fill and crop, or stretch ([display] gravity)"),
         OptionSpec("--rotation", "0|90|180|270", default: "the file's", .display, "turn the picture clockwise ([display] rotation)"),
         OptionSpec("--background", "RRGGBB", default: "000000", .display, "colour of the borders ([display] background)"),
+        OptionSpec("--splash", "PATH", default: "none: the background colour", .display,
+                   "a picture shown before the first item and while nothing can play ([display] splash)"),
         OptionSpec("--legacy-kms", .display, "use the legacy (non-atomic) KMS calls"),
         OptionSpec("--kms-prime", .diagnostics, "scan every buffer out through a dmabuf export and import (tests PRIME)"),
     ]

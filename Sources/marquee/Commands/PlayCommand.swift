@@ -65,6 +65,8 @@ struct PlayCommand: Subcommand {
     /// Every presented frame as one JSON line (item, pts, display time, A-V offset), written at exit.
     let presentationLogPath: String?
     let kms: KMSOptions
+    /// `--splash PATH` over `[display] splash` (relative to the file's folder); nil for none.
+    let splash: String?
     /// --config FILE and --control; what the command line does not set comes from the file.
     let settings: PlaySettings
     /// `--audio-out alsa[:DEVICE]`, the default where /dev/snd exists.
@@ -102,6 +104,7 @@ struct PlayCommand: Subcommand {
         self.loop = loop
         videoOut = try Self.output(try parser.option("--video-out") ?? (KMSFlags.hasCard ? "kms" : "null"), fileScheme: "file", flag: "--video-out")
         kms = settings.display(try KMSFlags.parse(&parser))
+        splash = settings.splash(try parser.option("--splash"))
         let noAudioFlag = parser.flag("--no-audio")
         let audioFlag = try parser.option("--audio-out")
         if noAudioFlag, audioFlag != nil { throw UsageError("--no-audio and --audio-out contradict each other") }
@@ -166,9 +169,10 @@ struct PlayCommand: Subcommand {
     }
 
     func run() async -> Int32 {
+        let service = ServiceNotifier.fromEnvironment()
         let configuration: PlayerConfiguration
         do {
-            configuration = try makeConfiguration()
+            configuration = try makeConfiguration(service: service)
         } catch {
             Diagnostics.error("\(error)")
             return 1
@@ -178,8 +182,8 @@ struct PlayCommand: Subcommand {
         player.loopPasses = loops
         player.volume = Float(settings.configuration.audio.volume)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
-                                    configPath: settings.path, overrides: settings.overrides)
-        let session = PlaySession(player: player, keepsOpen: keepOpen,
+                                    configPath: settings.path, overrides: settings.overrides, service: service)
+        let session = PlaySession(player: player, service: service, keepsOpen: keepOpen,
                                   reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug,
                                   retryCap: configuration.retry.cap, waitsForFiles: { controls.waitsForFiles })
         let events = player.events()
@@ -189,7 +193,9 @@ struct PlayCommand: Subcommand {
         let signals = SignalWatcher()
         controls.start(stopping: signals)
         let statusLine = isatty(STDOUT_FILENO) == 1 ? StatusLine(player: player) : nil
+        service?.startWatchdog(player)
         await session.run(events: events, until: signals)
+        service?.stopping()
         controls.stop()
         statusLine?.stop()
         player.stop()
@@ -201,7 +207,7 @@ struct PlayCommand: Subcommand {
         return controls.stoppedOnError || (session.failures > 0 && session.failures == inputs.count) ? 1 : 0
     }
 
-    private func makeConfiguration() throws -> PlayerConfiguration {
+    private func makeConfiguration(service: ServiceNotifier?) throws -> PlayerConfiguration {
         // Untimed: each output runs on its own virtual clock, advanced by what it consumes.
         let videoClock: any HostClock = untimed ? VirtualClock() : MonotonicClock()
         let audioClock: any HostClock = untimed ? VirtualClock() : videoClock
@@ -211,14 +217,15 @@ struct PlayCommand: Subcommand {
         case .null: NullVideoOutput(clock: videoClock)
         case .nullXRGB: NullVideoOutput(clock: videoClock, formats: [.xrgb8888])
         case .file(let path): try FileVideoOutput(path: path, clock: videoClock)
-        case .kms: try KMSVideoOutput(options: displayOptions, clock: videoClock)
+        case .kms: try Self.openDisplay(displayOptions, clock: videoClock, service: service)
         case .alsa: NullVideoOutput(clock: videoClock)  // only --audio-out parses alsa
         }
         if let display = video as? KMSVideoOutput {
             ControlLog(level: settings.configuration.log.level).info("display: \(display.planeSummary)")
         }
         if ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil {
-            video = FirstFrameReporter.wrapping(video)
+            // The splash is drawn first, and is not the first frame.
+            video = FirstFrameReporter.wrapping(video, skipping: showsSplash ? 1 : 0)
         }
         let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16)
         let audio: (any AudioOutput)? = switch audioOut {
@@ -241,10 +248,31 @@ struct PlayCommand: Subcommand {
         configuration.network.forwardBuffer = settings.configuration.playback.forwardBuffer
         configuration.network.rtspTransport = rtspTransport
         configuration.waitsToMinimizeStalling = settings.configuration.playback.waitToMinimizeStalls
+        if showsSplash { configuration.splash = Splash(path: splash, background: kms.background) }
+        TestHooks.applyStageStall(to: &configuration)
         let playback = settings.configuration.playback
         configuration.network.variant = VariantPreference(peakBitRate: playback.peakBitrate, maximumWidth: playback.maxResolution.width,
                                                           maximumHeight: playback.maxResolution.height)
         return configuration
+    }
+
+    /// Whether the splash is drawn first: one was given, or a display has
+    /// nothing to play at the start (files waited for) and shows the
+    /// background rather than the console.
+    private var showsSplash: Bool { splash != nil || (videoOut == .kms && inputs.isEmpty) }
+
+    /// The KMS output, or, where no display is connected (a TV that is off
+    /// at boot), one that waits for it: one line now, the mode set and the
+    /// picture shown when a connector comes up; sound plays meanwhile.
+    private static func openDisplay(_ options: KMSOptions, clock: any HostClock, service: ServiceNotifier?) throws -> any VideoOutput {
+        do throws(KMSError) {
+            return try KMSVideoOutput(options: options, clock: clock)
+        } catch {
+            guard error.isNoDisplay else { throw error }
+            Diagnostics.error("\(error); waiting for a display (sound plays meanwhile)")
+            service?.setWaiting(.display, "waiting for a display")
+            return AwaitedDisplay(options: options, clock: clock, onConnected: { service?.setWaiting(.display, nil) })
+        }
     }
 
     /// `--hwdec` and `--hwdec-device` (else the file's `[decode]`), and the failure test hook.
@@ -334,16 +362,22 @@ struct PlayCommand: Subcommand {
 private class FirstFrameReporter: VideoOutput {
     private let base: any VideoOutput
     private var reported = false
+    /// Pictures presented before the first frame (the splash).
+    private var skipping: Int
 
-    init(_ base: any VideoOutput) { self.base = base }
+    init(_ base: any VideoOutput, skipping: Int) {
+        self.base = base
+        self.skipping = skipping
+    }
 
-    static func wrapping(_ output: any VideoOutput) -> any VideoOutput {
-        if let scanOut = output as? any ScanOutOutput { return ScanOutFirstFrameReporter(scanOut) }
-        return FirstFrameReporter(output)
+    static func wrapping(_ output: any VideoOutput, skipping: Int) -> any VideoOutput {
+        if let scanOut = output as? any ScanOutOutput { return ScanOutFirstFrameReporter(scanOut, skipping: skipping) }
+        return FirstFrameReporter(output, skipping: skipping)
     }
 
     var acceptedFormats: [PixelFormat] { base.acceptedFormats }
     var refreshInterval: Duration? { base.refreshInterval }
+    var screenSize: PixelSize? { base.screenSize }
 
     func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime {
         report(try base.present(frame, at: target))
@@ -352,6 +386,10 @@ private class FirstFrameReporter: VideoOutput {
     func flush() throws { try base.flush() }
 
     func report(_ shown: HostTime) -> HostTime {
+        if skipping > 0 {
+            skipping -= 1
+            return shown
+        }
         if !reported {
             reported = true
             let now = MonotonicClock().now().nanoseconds
@@ -364,9 +402,9 @@ private class FirstFrameReporter: VideoOutput {
 private final class ScanOutFirstFrameReporter: FirstFrameReporter, ScanOutOutput {
     private let scanOut: any ScanOutOutput
 
-    init(_ scanOut: any ScanOutOutput) {
+    init(_ scanOut: any ScanOutOutput, skipping: Int) {
         self.scanOut = scanOut
-        super.init(scanOut)
+        super.init(scanOut, skipping: skipping)
     }
 
     func nextTarget(for frame: VideoFrame) throws -> RenderTarget { try scanOut.nextTarget(for: frame) }
@@ -377,4 +415,5 @@ private final class ScanOutFirstFrameReporter: FirstFrameReporter, ScanOutOutput
 
     func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool { scanOut.canScanOut(frame, dmabuf: dmabuf) }
     func maintain() { scanOut.maintain() }
+    var needsPicture: Bool { scanOut.needsPicture }
 }

@@ -11,6 +11,8 @@ import Synchronization
 /// written the first time, not once a pass for months.
 final class PlaySession: Sendable {
     let player: QueuePlayer
+    /// systemd's notification socket, when it listens (`Type=notify`).
+    let service: ServiceNotifier?
     let keepsOpen: Bool
     /// Whether video that could not be set up for hardware decoding is said:
     /// with `--hwdec auto` software is an expected outcome (a debug line);
@@ -34,8 +36,9 @@ final class PlaySession: Sendable {
 
     var resourceSamples: [ResourceSample] { samples.withLock { $0 } }
 
-    init(player: QueuePlayer, keepsOpen: Bool, reportsSetUpFallbacks: Bool, retryCap: Double, waitsForFiles: @escaping @Sendable () -> Bool) {
+    init(player: QueuePlayer, service: ServiceNotifier?, keepsOpen: Bool, reportsSetUpFallbacks: Bool, retryCap: Double, waitsForFiles: @escaping @Sendable () -> Bool) {
         self.player = player
+        self.service = service
         self.waitsForFiles = waitsForFiles
         self.retryCap = retryCap
         self.keepsOpen = keepsOpen
@@ -59,12 +62,25 @@ final class PlaySession: Sendable {
                     case .sourceLost(let item, let reason, let retryIn):
                         Diagnostics.error(String(format: "%@: lost (%@); trying again in %.1f s, then up to every %.0f s",
                                                  item.asset.source, reason, retryIn, retryCap))
+                        service?.setWaiting(.stream, "waiting for \(item.asset.source)")
                     case .sourceRestored(let item, let seconds, let attempts):
                         Diagnostics.error(String(format: "%@: back after %.1f s (%d attempts)", item.asset.source, seconds, attempts))
+                        service?.setWaiting(.stream, nil)
                     case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
                     case .videoDecodingFellBack(let item, let reason, let atSetUp) where reportsSetUpFallbacks || !atSetUp:
                         Diagnostics.error("\(item.asset.source): \(reason)")
+                    case .splashShown:
+                        service?.ready()
+                    case .splashUnavailable(_, let error):
+                        Diagnostics.error("splash: \(error); the background is shown instead")
+                    case .currentItemChanged(let item):
+                        service?.setActivity(item.map { "playing \(Self.name(of: $0))" } ?? "nothing to play")
+                    case .timeControlStatusChanged(.playing, _):
+                        if let item = player.currentItem { service?.setActivity("playing \(Self.name(of: item))") }
+                        service?.ready()
+                    case .timeControlStatusChanged(.paused, _):
+                        service?.setActivity(player.currentItem.map { "paused: \(Self.name(of: $0))" } ?? "nothing to play")
                     case .didPlayToEnd:
                         ends += 1
                         if ends % Self.resourceSampleInterval == 0, let usage = ResourceUsage.current() {
@@ -80,6 +96,12 @@ final class PlaySession: Sendable {
             await group.next()
             group.cancelAll()
         }
+    }
+
+    /// An item as `STATUS=` names it: a file's name, or the URL.
+    private static func name(of item: PlayerItem) -> String {
+        let source = item.asset.source
+        return source.contains("://") ? source : URL(fileURLWithPath: source).lastPathComponent
     }
 
     private func reportOnce(_ line: String) {

@@ -100,6 +100,16 @@ struct PlaySettings: Sendable {
         return options
     }
 
+    /// `--splash PATH`, else `[display] splash` relative to the file's folder;
+    /// nil for none.
+    func splash(_ flag: String?) -> String? {
+        if let flag { return flag.isEmpty ? nil : flag }
+        let path = configuration.display.splash
+        guard !path.isEmpty else { return nil }
+        guard !path.hasPrefix("/"), let base = PlaylistLoader.base(self.path) else { return path }
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: base, isDirectory: true)).standardizedFileURL.path
+    }
+
     /// `[audio] latency_ms` as the ALSA buffer, unless --audio-buffer-ms was given
     /// (the device itself comes from `[audio] device` through the default --audio-out).
     func audio(_ flags: ALSAAudioOutput.Configuration) -> ALSAAudioOutput.Configuration {

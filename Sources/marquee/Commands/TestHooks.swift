@@ -2,6 +2,7 @@ import Foundation
 // The fault-injection hooks are SPI of the backends, not their public API:
 // this file is the only place the command reaches them, from variables a
 // test sets in the environment.
+@_spi(Testing) import Marquee
 @_spi(Testing) import MarqueeALSA
 @_spi(Testing) import MarqueeFFmpeg
 
@@ -17,7 +18,19 @@ enum TestHooks {
     /// device (see `HardwareDecoding.failAfterFrames`).
     static let hardwareFailureVariable = "MARQUEE_TEST_HWDEC_FAIL_AFTER"
 
+    /// Hold this stage's thread ("source", "present" or "audio") inside a
+    /// step for an hour, after `stageStallAfterVariable` ms (default 2000):
+    /// a stuck decoder or page flip, for the watchdog (`Liveness`) to notice.
+    static let stageStallVariable = "MARQUEE_TEST_STALL_STAGE"
+    static let stageStallAfterVariable = "MARQUEE_TEST_STALL_STAGE_AFTER_MS"
+
     private static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    static func applyStageStall(to configuration: inout PlayerConfiguration) {
+        guard let stage = environment[stageStallVariable], !stage.isEmpty else { return }
+        let after = environment[stageStallAfterVariable].flatMap(Int.init) ?? 2000
+        configuration.stageStall = StageStall(stage: stage, after: .milliseconds(after), duration: .seconds(3600))
+    }
 
     static func applyHardwareFailure(to decoding: inout HardwareDecoding) throws {
         guard let text = environment[hardwareFailureVariable] else { return }

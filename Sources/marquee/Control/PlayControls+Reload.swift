@@ -9,6 +9,8 @@ extension PlayControls {
     /// playing; a file with errors changes nothing.
     func reload() -> Result<String, ControlError> {
         guard let configPath else { return .failure(ControlError("reload: no configuration file (start with --config FILE)")) }
+        service?.reloading()
+        defer { service?.reloaded() }
         let fresh: MarqueeConfiguration
         do {
             fresh = try MarqueeConfiguration.load(path: configPath, validateAction: ControlCommand.validate)

@@ -118,7 +118,9 @@ extension PlayControls {
     /// An empty playlist is waited for, with one line.
     private func beginWait(_ watching: inout Watching, folders: [String], current: PlayerItem?) {
         watching.waiting = true
-        log.info("playlist: waiting for files in \(folders.map { "'\($0)'" }.joined(separator: ", "))")
+        let line = "waiting for files in \(folders.map { "'\($0)'" }.joined(separator: ", "))"
+        log.info("playlist: \(line)")
+        service?.setWaiting(.files, line)
         // A looping show whose files are all gone plays the last one out, then waits.
         if current != nil, player.loopMode == .playlist {
             watching.heldLoop = .playlist
@@ -127,6 +129,7 @@ extension PlayControls {
     }
 
     private func endWait(_ watching: inout Watching) {
+        if watching.waiting { service?.setWaiting(.files, nil) }
         watching.waiting = false
         if let loop = watching.heldLoop { player.loopMode = loop }
         watching.heldLoop = nil

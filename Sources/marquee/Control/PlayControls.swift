@@ -46,9 +46,12 @@ final class PlayControls: Sendable {
     let executor: Mutex<CommandExecutor?> = Mutex(nil)
     let hangup: SignalHandler
     let watching = Mutex(Watching())
+    /// Told about reloads and waits for files (`RELOADING=1`, `STATUS=`).
+    let service: ServiceNotifier?
 
-    init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides) {
+    init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides, service: ServiceNotifier?) {
         self.player = player
+        self.service = service
         self.configPath = configPath
         self.overrides = overrides
         target = QueuePlayerTarget(player: player)

@@ -26,13 +26,14 @@ protocol EngineStage: AnyObject {
 }
 
 /// Runs one stage on its own thread: step, then wait on the stage's signal
-/// until the deadline it asked for, through the player's host clock.
+/// until the deadline it asked for, through the player's host clock. Each
+/// step is recorded in the stage's heartbeat (for `Player.health`).
 final class StageThread: @unchecked Sendable {
     // @unchecked: the stage is used by its thread only once started; `done`
     // is a semaphore.
     private let done = DispatchSemaphore(value: 0)
 
-    init(stage: any EngineStage, clock: any HostClock) {
+    init(stage: any EngineStage, clock: any HostClock, heartbeat: StageHeartbeat, stall: StageStall?) {
         let name = "marquee.\(stage.name)"
         // Handed over: from here on only the new thread uses the stage.
         nonisolated(unsafe) let stage = stage
@@ -40,16 +41,27 @@ final class StageThread: @unchecked Sendable {
             // On Linux a name set before start() never reaches the kernel,
             // where top -H, perf and crash reports read it.
             Thread.current.name = name
-            Self.run(stage, clock: clock)
+            Self.run(stage, clock: clock, heartbeat: heartbeat, stall: stall?.stage == stage.name ? stall : nil)
             done.signal()
         }
         thread.stackSize = 1 << 20
         thread.start()
     }
 
-    private static func run(_ stage: any EngineStage, clock: any HostClock) {
+    private static func run(_ stage: any EngineStage, clock: any HostClock, heartbeat: StageHeartbeat, stall: StageStall?) {
+        let started = clock.now()
+        var stall = stall
         while true {
-            switch stage.step(now: clock.now()) {
+            let now = clock.now()
+            heartbeat.begin(at: now)
+            if let planned = stall, now >= started + planned.after {
+                // The test hook: this thread stops inside a step, as a stuck decoder or flip would.
+                stall = nil
+                clock.sleep(until: now + planned.duration)
+            }
+            let wake = stage.step(now: clock.now())
+            heartbeat.end(wake)
+            switch wake {
             case .now: continue
             case .at(let deadline): clock.wait(for: stage.signal, until: deadline)
             case .signal: clock.wait(for: stage.signal, until: nil)
@@ -63,5 +75,22 @@ final class StageThread: @unchecked Sendable {
     func join() {
         done.wait()
         done.signal()
+    }
+}
+
+/// A stage's thread held inside a step, once, for real: how a test shows
+/// that the health check notices a stuck stage (`Player.health`,
+/// `Liveness`) and a service manager's watchdog restarts the player.
+@_spi(Testing) public struct StageStall: Sendable {
+    /// "source", "present" or "audio".
+    public var stage: String
+    /// After this long since the stage's thread started.
+    public var after: Duration
+    public var duration: Duration
+
+    public init(stage: String, after: Duration, duration: Duration) {
+        self.stage = stage
+        self.after = after
+        self.duration = duration
     }
 }

@@ -9,9 +9,9 @@ final class PresenterStage: EngineStage {
     let name = "present"
     unowned let engine: Engine
     let signal: WakeSignal
-    private let output: (any VideoOutput)?
+    let output: (any VideoOutput)?
     /// The output's scan-out side, asked for once.
-    private let scanOut: (any ScanOutOutput)?
+    let scanOut: (any ScanOutOutput)?
     private let converter = PixelConverter()
     /// Blends the frames of a fade (`TimelineFrame.visibility`); nil under a cut.
     private let fader: PictureFader?
@@ -21,6 +21,9 @@ final class PresenterStage: EngineStage {
     var bufferingSince: HostTime?
     /// The last video output error reported, so a repeating one is said once.
     private var lastOutputError: String?
+    /// The splash picture (or its background) as shown, until a frame replaces it.
+    var splashPicture: VideoFrame?
+    private var splashDone = false
     /// What the last frame said about its picture, so `stats.picture` is
     /// rebuilt only when it changes.
     private var lastPicture: PictureKey?
@@ -87,7 +90,24 @@ final class PresenterStage: EngineStage {
         fader = if case .fade(_, let rgb) = engine.configuration.transition { PictureFader(rgb: rgb) } else { nil }
     }
 
+    /// The health check's view of this stage (`StageHeartbeat`).
+    private lazy var heartbeat = engine.heartbeats.first { $0.name == name }
+
     func step(now: HostTime) -> StageWake {
+        // The very first thing on the display, before any item's frame: at
+        // the first play, which is also when the source opens the first item
+        // (and after the caller has subscribed to the events it posts).
+        if let splash = engine.configuration.splash, !splashDone, engine.state.withLock({ $0.playing }) {
+            splashDone = true
+            showSplash(splash, now: now)
+        }
+        let wake = advance(now: now)
+        // A frame waiting for its time, or the last one running its time, is work scheduled: nothing is late yet.
+        heartbeat?.setWorkScheduled(local.pending != nil || local.finishingAt != nil)
+        return wake
+    }
+
+    private func advance(now: HostTime) -> StageWake {
         let (stopped, serial, playing, rate, buffering) = engine.state.withLock {
             ($0.stopped, $0.serial, $0.playing, $0.rate, $0.buffering)
         }
@@ -146,6 +166,7 @@ final class PresenterStage: EngineStage {
         guard let scanOut, !engine.configuration.untimed else { return .signal }
         if let due = local.nextMaintain, now < due { return .at(due) }
         scanOut.maintain()
+        if scanOut.needsPicture { redrawLastPicture(now: now) }
         local.nextMaintain = now + Self.maintainInterval
         return .at(now + Self.maintainInterval)
     }
@@ -246,41 +267,49 @@ final class PresenterStage: EngineStage {
     private func present(_ timed: TimelineFrame, at target: HostTime, rate: Double) {
         var display = target
         var frame = timed
-        if let output {
-            do {
-                if let hardware = frame.frame.storage as? any DMABufStorage {
-                    if frame.visibility >= 1, let scanOut, scanOut.canScanOut(frame.frame, dmabuf: hardware.dmabuf) {
-                        // Zero copy: the output imports the dmabufs and keeps the frame until scanout ends.
-                        display = try scanOut.present(frame.frame, at: target)
-                        recordPresented(frame, display: display, rate: rate)
-                        return
-                    }
-                    frame.frame = try hardware.download(frame.frame)
-                    engine.stats.update { $0.framesDownloaded += 1 }
-                }
-                // Only inside a fade: a copy of the frame, blended toward the colour.
-                if frame.visibility < 1, let fader { frame.frame = try fader.faded(frame.frame, visibility: frame.visibility) }
-                if let scanOut {
-                    let rendered = try scanOut.nextTarget(for: frame.frame)
-                    let source = rendered.crop.flatMap { frame.frame.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-                    try converter.convert(source ?? frame.frame, into: rendered.planes, format: rendered.format,
-                                          width: rendered.width, height: rendered.height, colour: rendered.colour)
-                    display = try scanOut.present(rendered, of: frame.frame, at: target)
-                } else {
-                    display = try output.present(convertIfNeeded(frame.frame, for: output), at: target)
-                }
-            } catch {
-                // The output keeps its last frame; count it, say why once, go on with the next one.
-                engine.stats.update { $0.framesDropped += 1 }
-                let message = "\(error)"
-                if lastOutputError != message {
-                    lastOutputError = message
-                    engine.post(.videoOutputFailed(error))
-                }
-                return
-            }
+        do {
+            (display, frame.frame) = try draw(frame.frame, visibility: frame.visibility, at: target)
+        } catch {
+            // The output keeps its last frame; count it, say why once, go on with the next one.
+            engine.stats.update { $0.framesDropped += 1 }
+            reportOutputError(error)
+            return
         }
         recordPresented(frame, display: display, rate: rate)
+    }
+
+    /// Puts `picture` on the output at `target` (blended toward the fade's
+    /// colour below full `visibility`): zero copy where the output scans a
+    /// dmabuf frame out as it is, else converted into its buffer or format.
+    /// Returns when it became visible, and the picture as drawn (a dmabuf
+    /// frame downloaded, a fading one blended). Without an output, nothing.
+    func draw(_ picture: VideoFrame, visibility: Double, at target: HostTime) throws -> (HostTime, VideoFrame) {
+        guard let output else { return (target, picture) }
+        var picture = picture
+        if let hardware = picture.storage as? any DMABufStorage {
+            if visibility >= 1, let scanOut, scanOut.canScanOut(picture, dmabuf: hardware.dmabuf) {
+                // Zero copy: the output imports the dmabufs and keeps the frame until scanout ends.
+                return (try scanOut.present(picture, at: target), picture)
+            }
+            picture = try hardware.download(picture)
+            engine.stats.update { $0.framesDownloaded += 1 }
+        }
+        // Only inside a fade: a copy of the frame, blended toward the colour.
+        if visibility < 1, let fader { picture = try fader.faded(picture, visibility: visibility) }
+        guard let scanOut else { return (try output.present(convertIfNeeded(picture, for: output), at: target), picture) }
+        let rendered = try scanOut.nextTarget(for: picture)
+        let source = rendered.crop.flatMap { picture.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        try converter.convert(source ?? picture, into: rendered.planes, format: rendered.format,
+                              width: rendered.width, height: rendered.height, colour: rendered.colour)
+        return (try scanOut.present(rendered, of: picture, at: target), picture)
+    }
+
+    /// An output error is said once while it repeats.
+    func reportOutputError(_ error: any Error) {
+        let message = "\(error)"
+        guard lastOutputError != message else { return }
+        lastOutputError = message
+        engine.post(.videoOutputFailed(error))
     }
 
     /// Bookkeeping once `frame` is on screen: seams, stats, observers, buffer state.

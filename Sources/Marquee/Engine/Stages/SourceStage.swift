@@ -32,7 +32,9 @@ final class SourceStage: EngineStage {
     /// Decoded output (and the end markers) in order, not yet in their queues.
     private var pending: [Pending] = []
     /// A network item that went away, waited for on the retry schedule.
-    private var outage: SourceOutage?
+    private var outage: SourceOutage? {
+        didSet { if (oldValue == nil) != (outage == nil) { engine.state.withLock { $0.waitingForSource = outage != nil } } }
+    }
     /// Set by `openPlayable` when it gave up on a network item the show waits for.
     private var unavailable: (item: PlayerItem, reason: String)?
     private var random = SystemRandomNumberGenerator()
