@@ -180,7 +180,8 @@ import Testing
     @Test func anEmptyFolderAtTheStartIsWaitedFor() throws {
         let work = try Self.show([:])
         let player = try Self.start(work)
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(player.waitForError(containing: "waiting for files"), "no waiting line")
+        Thread.sleep(forTimeInterval: 0.5)
         let cpuFrom = player.cpuSeconds()
         Thread.sleep(forTimeInterval: 4)
         let waitingCPU = player.cpuSeconds() - cpuFrom
@@ -210,7 +211,7 @@ import Testing
             .replacingOccurrences(of: "path = \"media\"", with: "path = \"stick/videos\"")
             .write(toFile: "\(work)/marquee.toml", atomically: true, encoding: .utf8)
         let player = try Self.start(work)
-        Thread.sleep(forTimeInterval: 2)
+        #expect(player.waitForError(containing: "waiting for files"), "no waiting line")
         #expect(player.isRunning, "the player exited on a missing folder")
         try FileManager.default.createDirectory(atPath: "\(work)/stick/videos", withIntermediateDirectories: true)
         Thread.sleep(forTimeInterval: 0.5)

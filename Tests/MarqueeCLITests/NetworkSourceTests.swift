@@ -280,6 +280,16 @@ final class BackgroundMarquee {
     /// What the process has written on stdout so far.
     func outputSoFar() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
+    /// Waits until the player has written `text` on stderr; false after `timeout` seconds.
+    func waitForError(containing text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
+
     /// User plus system CPU seconds the process has used (from /proc).
     func cpuSeconds() -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),

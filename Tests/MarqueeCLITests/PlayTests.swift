@@ -32,12 +32,15 @@ import Testing
         let stats = try Self.stats(statsPath)
         #expect(stats.endNotifications == 500)
         #expect(stats.framesPresented == 5000)
-        // Warmed up after 50 passes; from there to the end, less than 2 MB more.
+        // Warmed up after 50 passes; from there to the end, less than 4 MB more. Alone it grows
+        // about 0.45 MB; on a loaded machine glibc may give a contending thread a malloc arena
+        // of its own after warm-up (2.7 MB seen). A frame (29 kB here) or a packet leaked a pass
+        // would be 9-13 MB by pass 500.
         let warm = try #require(stats.resources.first { $0.ends == 50 })
         let last = try #require(stats.resources.last)
         #expect(last.ends == 500)
         let growth = last.usage.residentKilobytes - warm.usage.residentKilobytes
-        #expect(growth < 2048, "resident memory grew \(growth) kB from pass 50 to 500")
+        #expect(growth < 4096, "resident memory grew \(growth) kB from pass 50 to 500")
         #expect(last.usage.openFileDescriptors <= warm.usage.openFileDescriptors)
     }
 
