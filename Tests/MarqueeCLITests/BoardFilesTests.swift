@@ -29,22 +29,26 @@ import Testing
         }
     }
 
-    /// `systemd-analyze verify` checks the directives and that ExecStart's
-    /// binary exists, so it is pointed at the one just built.
+    /// `systemd-analyze verify` checks the directives, that ExecStart's
+    /// binary exists and that `man` finds the man: pages the unit names, so
+    /// it is pointed at the binary just built and the package's man page.
     @Test func everySystemdUnitVerifies() throws {
         let units = try Self.files(named: ".service")
         #expect(!units.isEmpty, "no board ships a systemd unit")
         let analyze = try Command.which("systemd-analyze")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-units-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let manuals = folder.appendingPathComponent("man/man1")
+        try FileManager.default.createDirectory(at: manuals, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        let page = try Command.run(Self.boards.appendingPathComponent("debian-kiosk/manpage").path, [MarqueeExecutable.path])
+        try page.stdout.write(to: manuals.appendingPathComponent("marquee.1"), atomically: true, encoding: .utf8)
         for unit in units {
             let text = try String(contentsOf: unit, encoding: .utf8)
             #expect(text.contains("ExecStart=/usr/bin/marquee play"), "\(unit.path) does not start `marquee play`")
             let copy = folder.appendingPathComponent(unit.lastPathComponent)
             try text.replacingOccurrences(of: "/usr/bin/marquee", with: MarqueeExecutable.path)
                 .write(to: copy, atomically: true, encoding: .utf8)
-            let result = try Command.run(analyze, ["verify", copy.path])
+            let result = try Command.run("/usr/bin/env", ["MANPATH=\(folder.path)/man", analyze, "verify", copy.path])
             #expect(result.status == 0 && result.stderr.isEmpty, "\(unit.path): \(result.stderr)")
         }
     }
