@@ -96,11 +96,17 @@ debian_base() {
     echo "$tar"
 }
 
-# The .deb of the marquee just built, in cache/deb/.
+# The .deb of the marquee just built, in cache/deb/; made again only when
+# the binary or the package's files change.
 build_package() {
+    local key debs
+    key=$(find "$REPO/board/debian-kiosk" -type f -print0 | LC_ALL=C sort -z | xargs -0 cat "$MARQUEE_BIN" | sha256sum)
+    debs=("$OUT"/deb/marquee_*.deb)
+    if stage_done package "$key" && [ -f "${debs[0]}" ]; then echo "${debs[0]}"; return; fi
     rm -rf "$OUT/deb"
     log "package: board/debian-kiosk/package" >&2
     "$REPO/board/debian-kiosk/package" --binary "$MARQUEE_BIN" --out "$OUT/deb" | tail -n1
+    stage_mark package "$key"
 }
 
 # The board's own files in the image: its scripts, the service that runs

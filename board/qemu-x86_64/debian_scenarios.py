@@ -71,10 +71,12 @@ def lintian(board, deb):
     board.check(shutil.which("lintian"), "lintian not found (apt-get install lintian; .ci/setup does)")
     result = subprocess.run(["lintian", "--display-info", "--show-overrides", "--tag-display-limit", "0", deb],
                             capture_output=True, text=True)
-    tags = [line for line in result.stdout.splitlines() if re.match(r"[EWINPXO]: ", line)]
+    # (E error, W warning, I info, P pedantic, X experimental, O overridden;
+    # N lines are notes, the overrides' comments among them)
+    tags = [line for line in result.stdout.splitlines() if re.match(r"[EWIPXO]: ", line)]
     bad = [line for line in tags if line[0] in "EW"]
     board.check(not bad, "lintian:\n" + "\n".join(bad))
-    counts = {kind: sum(1 for line in tags if line[0] == kind) for kind in "EWINPO"}
+    counts = {kind: sum(1 for line in tags if line[0] == kind) for kind in "EWIPXO"}
     return "lintian " + ", ".join(f"{n} {kind}" for kind, n in counts.items() if n or kind in "EW")
 
 
