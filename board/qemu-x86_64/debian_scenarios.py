@@ -132,6 +132,151 @@ def scenario_debian(board, out):
             f"{blame.strip()}; screen {centre}; upgrade kept the conffile; purge: /etc/marquee gone, user kept; {lint}")
 
 
+# The player under the image's systemd (issue 20, must-show 1-4), one boot.
+# The clip is a colour; the splash another; the screen's centre says which is up.
+SPLASH = (200, 40, 120)
+SERVICE_COMMAND = r"""
+prop() { systemctl show -p "$1" --value marquee; }
+now() { cut -d' ' -f1 /proc/uptime; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# wait_for CONDITION SECONDS: polls every 0.2 s; says so when it gives up.
+wait_for() {
+    i=0
+    until eval "$1"; do
+        i=$((i + 1)); [ $i -lt $(($2 * 5)) ] || { echo "gave up after $2 s waiting for: $1"; return 1; }
+        sleep 0.2
+    done
+}
+active() { [ "$(prop ActiveState)" = active ]; }
+systemctl is-system-running --wait >/dev/null
+# 1. Boot: the media folder does not exist, so the player settles into waiting.
+echo "boot-start-us: $(prop ExecMainStartTimestampMonotonic)"
+echo "boot-ready-us: $(prop ActiveEnterTimestampMonotonic)"
+echo "boot-status: $(prop StatusText)"
+echo "blame: $(systemd-analyze blame | grep -w marquee.service)"
+shot boot
+# 4. An empty media folder with a splash: up while waiting, one line saying for what.
+mkdir -p /srv/marquee/media
+cp /mnt/host/splash.png /srv/marquee/splash.png
+cp /etc/marquee/config.toml /tmp/config.toml
+printf '\n[display]\nsplash = "/srv/marquee/splash.png"\n' >>/etc/marquee/config.toml
+t0=$(date +%s)
+systemctl restart marquee
+wait_for active 60
+sleep 2
+shot splash
+echo "splash-status: $(prop StatusText)"
+echo "waiting-lines: $(journalctl -u marquee -o cat --since "@$t0" | grep -c 'waiting for files')"
+pid=$(prop MainPID)
+cp /mnt/host/clip.mp4 /srv/marquee/.clip && mv /srv/marquee/.clip /srv/marquee/media/clip.mp4
+wait_for '[ "$(prop StatusText)" = "playing clip.mp4" ]' 90
+sleep 3
+shot copied-in
+echo "same-process-after-copy: $([ "$(prop MainPID)" = "$pid" ] && echo yes || echo no)"
+# 1. From process start to READY=1 with the clip there (the splash, then the clip).
+systemctl restart marquee
+wait_for active 90
+echo "restart-ready-s: $(awk -v a="$(prop ExecMainStartTimestampMonotonic)" -v b="$(prop ActiveEnterTimestampMonotonic)" 'BEGIN { printf "%.2f", (b - a) / 1e6 }')"
+# 2. Unprivileged, DRM master; a reload applies a change; a bad file is reported and the show goes on.
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+echo "user: $(ps -o user= -C marquee | sort -u)"
+# (a client is listed by the thread that opened the card: its uid is the user's)
+echo "master: $(awk -v uid="$(id -u marquee)" '$6 == uid { print $4 }' /sys/kernel/debug/dri/0/clients | head -n 1)"
+printf '\n[audio]\nvolume = 0.5\n' >>/etc/marquee/config.toml
+t0=$(date +%s)
+systemctl reload marquee && echo "reload: ok"
+sleep 2
+echo "reloaded: $(journalctl -u marquee -o cat --since "@$t0" | grep -c 'reloaded /etc/marquee/config.toml: volume 0.5')"
+printf 'rate = \n' >>/etc/marquee/config.toml
+t0=$(date +%s)
+systemctl reload marquee
+sleep 2
+echo "bad-config: $(journalctl -u marquee -o cat --since "@$t0" | grep -o 'config.toml:[0-9]*:[0-9]*' | head -n 1)"
+echo "after-bad-config: $(prop ActiveState) $(prop StatusText)"
+cp /tmp/config.toml /etc/marquee/config.toml
+printf '\n[display]\nsplash = "/srv/marquee/splash.png"\n' >>/etc/marquee/config.toml
+systemctl reload marquee
+# 3. Playing on a slow board is no reason for the watchdog: no restart so far.
+echo "restarts-while-playing: $(prop NRestarts)"
+pid=$(prop MainPID); t=$(now); kill -9 "$pid"
+wait_for '[ "$(prop MainPID)" != "$pid" ] && [ "$(prop MainPID)" != 0 ] && active' 60
+echo "kill9-back-s: $(since "$t")"
+sleep 4
+shot after-kill
+pid=$(prop MainPID); restarts=$(prop NRestarts); t=$(now); kill -STOP "$pid"
+wait_for '[ "$(prop NRestarts)" -gt "$restarts" ] && active' 150
+echo "sigstop-back-s: $(since "$t")"
+echo "watchdog-lines: $(journalctl -u marquee -o cat | grep -c 'Watchdog timeout')"
+# 4. A display that is off when the player starts: it stays up, and the picture comes with the display.
+echo off >/sys/class/drm/card0-Virtual-1/status
+systemctl restart marquee
+wait_for active 60
+restarts=$(prop NRestarts)
+sleep 5
+echo "no-display: $(prop ActiveState) $(prop StatusText); restarts $(($(prop NRestarts) - restarts))"
+echo on >/sys/class/drm/card0-Virtual-1/status
+sleep 6
+shot display-back
+echo "journal:"; journalctl -u marquee --no-pager -o cat | tail -n 25 | sed 's/^/  /'
+"""
+
+
+def scenario_debian_service(board, out):
+    """Must-show 1-4 of issue 20 under real systemd, one boot: readiness
+    (times from kernel start and process start, the first picture on the
+    screen), the splash while an empty folder is waited for and a file
+    copied in playing without a restart, the unprivileged DRM master, reload
+    and a bad configuration, kill -9 and SIGSTOP (systemd's watchdog)
+    answered by restarts, and a display off at the start waited for."""
+    current_deb(board)
+    share = tempfile.mkdtemp(prefix="debian-service-")
+    try:
+        kms.ffmpeg("-f", "lavfi", "-i", "color=c=0x%02x%02x%02x:size=320x240:rate=25:duration=3" % COLOUR,
+                   "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(share, "clip.mp4"))
+        kms.ffmpeg("-f", "lavfi", "-i", "color=c=0x%02x%02x%02x:size=640x400" % SPLASH, "-frames:v", "1",
+                   os.path.join(share, "splash.png"))
+        rc, stdout, stderr, result = board.run_board(
+            out, ["--image", "debian", "--display", "bochs", "--audio", "none", "--share", share, "--timeout", "600"],
+            SERVICE_COMMAND, timeout=700)
+    finally:
+        shutil.rmtree(share)
+    board.expect_ok(rc, stdout, stderr)
+    said = dict(line.split(": ", 1) for line in stdout.splitlines() if re.match(r"[a-z0-9-]+: ", line))
+    context = f"\n--- guest\n{stdout}"
+    board.check("gave up" not in stdout, f"a wait gave up{context}")
+
+    def centre(name):
+        _, _, rows = board.read_png_rgb(os.path.join(out, f"{name}.png"))
+        return board.pixel(rows, kms.SCREEN[0] // 2, kms.SCREEN[1] // 2)
+
+    ready_s = int(said.get("boot-ready-us", "0") or 0) / 1e6
+    start_s = int(said.get("boot-start-us", "0") or 0) / 1e6
+    board.check(ready_s > start_s > 0, f"READY=1 at {ready_s} s, process start {start_s} s{context}")
+    board.check(said.get("boot-status", "").startswith("waiting for files"), f"status at boot {said.get('boot-status')!r}{context}")
+    board.check(centre("boot") == (0, 0, 0), f"at boot the screen is not the background: {centre('boot')}{context}")
+    board.check(board.near(centre("splash"), SPLASH, 10), f"splash {centre('splash')}, expected {SPLASH}{context}")
+    board.check(said.get("splash-status", "").startswith("waiting for files"), f"status {said.get('splash-status')!r}{context}")
+    board.check(said.get("waiting-lines") == "1", f"waiting lines: {said.get('waiting-lines')}{context}")
+    board.check(board.near(centre("copied-in"), COLOUR, 40), f"after the copy {centre('copied-in')}, clip {COLOUR}{context}")
+    board.check(said.get("same-process-after-copy") == "yes", f"the copied file needed a restart{context}")
+    board.check(said.get("user") == "marquee" and said.get("master") == "y",
+                f"user {said.get('user')!r}, DRM master {said.get('master')!r}{context}")
+    board.check(said.get("reload") == "ok" and said.get("reloaded") == "1", f"reload not applied{context}")
+    board.check(re.fullmatch(r"config\.toml:\d+:\d+", said.get("bad-config", "")), f"bad config: {said.get('bad-config')!r}{context}")
+    board.check(said.get("after-bad-config") == "active playing clip.mp4", f"after a bad config: {said.get('after-bad-config')!r}{context}")
+    board.check(said.get("restarts-while-playing") == "0", f"restarted while playing: {said.get('restarts-while-playing')}{context}")
+    board.check(board.near(centre("after-kill"), COLOUR, 40), f"after kill -9 {centre('after-kill')}{context}")
+    board.check(int(said.get("watchdog-lines", "0") or 0) >= 1, f"no watchdog timeout in the journal{context}")
+    board.check(said.get("no-display", "").startswith("active waiting for a display") and said["no-display"].endswith("restarts 0"),
+                f"display off at start: {said.get('no-display')!r}{context}")
+    board.check(board.near(centre("display-back"), COLOUR, 40), f"display back {centre('display-back')}{context}")
+    return (f"READY=1 {ready_s:.1f} s after kernel start ({ready_s - start_s:.2f} s after process start, waiting for files), "
+            f"{said.get('restart-ready-s')} s after process start with the clip; {said.get('blame', '').strip()}; "
+            f"bad config at {said.get('bad-config')}; kill -9 back in {said.get('kill9-back-s')} s, "
+            f"SIGSTOP restarted by the watchdog in {said.get('sigstop-back-s')} s; display off at start: no restart")
+
+
 SCENARIOS = {
     "debian": scenario_debian,
+    "debian-service": scenario_debian_service,
 }

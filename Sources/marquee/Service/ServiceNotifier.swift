@@ -63,6 +63,10 @@ final class ServiceNotifier: @unchecked Sendable {
         watchdogInterval = watchdog
         let queue = queue
         timer = watchdog.map { _ in DispatchSource.makeTimerSource(queue: queue) }
+        timer?.setEventHandler { [weak self] in
+            guard let self, let player = watched.withLock({ $0 }) else { return }
+            check(player.health())
+        }
         // Resumed unscheduled (it never fires until `startWatchdog` schedules
         // it): libdispatch traps on releasing a source that is still suspended,
         // as it would be when the player fails before its watchdog starts.
@@ -130,10 +134,6 @@ final class ServiceNotifier: @unchecked Sendable {
             liveness = Liveness(stepLimit: tick)
             // Checked once now, so the first tick compares with the start.
             _ = liveness?.check(player.health())
-        }
-        timer.setEventHandler { [weak self] in
-            guard let self, let player = watched.withLock({ $0 }) else { return }
-            check(player.health())
         }
         timer.schedule(deadline: .now() + .nanoseconds(Int(tick.nanoseconds)), repeating: .nanoseconds(Int(tick.nanoseconds)),
                        leeway: .milliseconds(10))
