@@ -137,12 +137,13 @@ import Testing
 
     /// Plays `path` untimed onto a memory screen; the screen after its last
     /// frame, and what the stats say was applied to the picture.
-    static func compose(_ path: String) async throws -> (screen: [UInt8], picture: String?) {
+    static func compose(_ path: String, imageDuration: Double = 10) async throws -> (screen: [UInt8], picture: String?) {
         let clock = VirtualClock()
         let display = MemoryDisplay(width: screen.width, height: screen.height, clock: clock)
-        let player = QueuePlayer(items: [PlayerItem(source: path)],
-                                 configuration: PlayerConfiguration(videoOutput: display, audioOutput: nil, hostClock: clock,
-                                                                    untimed: true, hardwareDecoding: .software))
+        var configuration = PlayerConfiguration(videoOutput: display, audioOutput: nil, hostClock: clock, untimed: true,
+                                                hardwareDecoding: .software)
+        configuration.imageDuration = imageDuration
+        let player = QueuePlayer(items: [PlayerItem(source: path)], configuration: configuration)
         let events = player.events()
         player.play()
         for await event in events {

@@ -73,20 +73,7 @@ import Testing
 
     /// The screen after `path` was up (untimed) on a memory display.
     static func compose(_ path: String) async throws -> [UInt8] {
-        let clock = VirtualClock()
-        let display = MemoryDisplay(width: Fidelity.screen.width, height: Fidelity.screen.height, clock: clock)
-        var configuration = PlayerConfiguration(videoOutput: display, audioOutput: nil, hostClock: clock, untimed: true,
-                                                hardwareDecoding: .software)
-        configuration.imageDuration = 0.1
-        let player = QueuePlayer(items: [PlayerItem(source: path)], configuration: configuration)
-        let events = player.events()
-        player.play()
-        for await event in events {
-            if case .playbackFinished = event { break }
-            if case .itemStatusChanged(_, .failed) = event { Issue.record("\(path) failed to play") }
-        }
-        player.stop()
-        return display.screen()
+        try await Fidelity.compose(path, imageDuration: 0.1).screen
     }
 
     /// ffmpeg's rendering: one bilinear scale to the size on screen, the
