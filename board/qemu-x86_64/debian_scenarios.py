@@ -80,6 +80,18 @@ def lintian(board, deb):
     return "lintian " + ", ".join(f"{n} {kind}" for kind, n in counts.items() if n or kind in "EW")
 
 
+def make_clip(share):
+    """A 3 s clip of COLOUR in the share, as clip.mp4."""
+    kms.ffmpeg("-f", "lavfi", "-i", "color=c=0x%02x%02x%02x:size=320x240:rate=25:duration=3" % COLOUR,
+               "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(share, "clip.mp4"))
+
+
+def guest_facts(stdout):
+    """The guest's `name: value` lines as a dict, and its output to quote in a failure."""
+    said = dict(line.split(": ", 1) for line in stdout.splitlines() if re.match(r"[a-z0-9-]+: ", line))
+    return said, f"\n--- guest\n{stdout}"
+
+
 def upgrade_deb(share, deb, version):
     """The same binary repackaged with a higher version, as a new release."""
     unpacked = tempfile.mkdtemp(prefix="deb-")
@@ -99,8 +111,7 @@ def scenario_debian(board, out):
     try:
         newer = version + "+upgrade1"
         upgrade_deb(share, deb, newer)
-        kms.ffmpeg("-f", "lavfi", "-i", "color=c=0x%02x%02x%02x:size=320x240:rate=25:duration=3" % COLOUR,
-                   "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(share, "clip.mp4"))
+        make_clip(share)
         command = f"MARKER='{MARKER}'\n{COMMAND}"
         rc, stdout, stderr, result = board.run_board(
             out, ["--image", "debian", "--display", "bochs", "--audio", "hda", "--share", share, "--timeout", "400"],
@@ -108,8 +119,7 @@ def scenario_debian(board, out):
     finally:
         shutil.rmtree(share)
     board.expect_ok(rc, stdout, stderr)
-    said = dict(line.split(": ", 1) for line in stdout.splitlines() if re.match(r"[a-z-]+: ", line))
-    context = f"\n--- guest\n{stdout}"
+    said, context = guest_facts(stdout)
     board.check(said.get("enabled") == "enabled", f"marquee.service is not enabled{context}")
     board.check(said.get("active") == "active", f"marquee.service is not active{context}")
     board.check(said.get("user") == "marquee", f"the player runs as {said.get('user')!r}, not marquee{context}")
@@ -231,8 +241,7 @@ def scenario_debian_service(board, out):
     current_deb(board)
     share = tempfile.mkdtemp(prefix="debian-service-")
     try:
-        kms.ffmpeg("-f", "lavfi", "-i", "color=c=0x%02x%02x%02x:size=320x240:rate=25:duration=3" % COLOUR,
-                   "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(share, "clip.mp4"))
+        make_clip(share)
         kms.ffmpeg("-f", "lavfi", "-i", "color=c=0x%02x%02x%02x:size=640x400" % SPLASH, "-frames:v", "1",
                    os.path.join(share, "splash.png"))
         rc, stdout, stderr, result = board.run_board(
@@ -241,8 +250,7 @@ def scenario_debian_service(board, out):
     finally:
         shutil.rmtree(share)
     board.expect_ok(rc, stdout, stderr)
-    said = dict(line.split(": ", 1) for line in stdout.splitlines() if re.match(r"[a-z0-9-]+: ", line))
-    context = f"\n--- guest\n{stdout}"
+    said, context = guest_facts(stdout)
     board.check("gave up" not in stdout, f"a wait gave up{context}")
 
     def centre(name):
