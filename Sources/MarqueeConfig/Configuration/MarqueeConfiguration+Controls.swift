@@ -5,6 +5,11 @@ extension MarqueeConfiguration.Controls {
             section.read(&stdin.format, "format")
             section.finish()
         }
+        if let section = reader.table("socket") {
+            section.read(&socket.path, "path")
+            section.finish()
+        }
+        if let section = reader.table("http") { http.read(section) }
         var seen: [String: SourceLocation] = [:]
         gpio = reader.tables("gpio").compactMap { entry in
             let button = MarqueeConfiguration.GPIOButton.read(entry, validateAction: validateAction)
@@ -63,5 +68,30 @@ extension MarqueeConfiguration.GPIOButton {
             reader.error("edge", "a long press is timed from the press, so it needs edge = \"rising\"", at: value.location)
         }
         return complete && !chip.isEmpty && line >= 0 && !action.isEmpty ? button : nil
+    }
+}
+
+extension MarqueeConfiguration.HTTPControl {
+    mutating func read(_ reader: TableReader) {
+        reader.read(&listen, "listen")
+        reader.read(&tokenFile, "token_file")
+        reader.read(&certFile, "cert_file")
+        reader.read(&keyFile, "key_file")
+        reader.read(&playlistFile, "playlist_file")
+        reader.finish()
+        guard !listen.isEmpty, let value = reader.table["listen"] else { return }
+        guard Self.host(of: listen) != nil else {
+            reader.error("listen", "'\(listen)' is not HOST:PORT (\"127.0.0.1:8080\", \"[::1]:8080\", \"0.0.0.0:8443\")", at: value.location)
+            return
+        }
+        if certFile.isEmpty != keyFile.isEmpty, let given = reader.table[certFile.isEmpty ? "key_file" : "cert_file"] {
+            reader.error(certFile.isEmpty ? "key_file" : "cert_file", "TLS needs both cert_file and key_file", at: given.location)
+        }
+        // Anyone on the network could steer the screen, and read its token off the wire without TLS.
+        if !listensOnLoopback, tokenFile.isEmpty || certFile.isEmpty || keyFile.isEmpty {
+            let missing = [tokenFile.isEmpty ? "token_file" : nil, certFile.isEmpty || keyFile.isEmpty ? "cert_file and key_file (TLS)" : nil]
+                .compactMap { $0 }.joined(separator: " and ")
+            reader.error("listen", "listening on '\(listen)', beyond loopback, needs \(missing); refusing to start without", at: value.location)
+        }
     }
 }

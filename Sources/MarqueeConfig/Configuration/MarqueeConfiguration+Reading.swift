@@ -184,6 +184,7 @@ extension MarqueeConfiguration.Playback {
                     parse: MaximumResolution.init)
         reader.read(&rtspTransport, "rtsp_transport")
         reader.read(&keepOpen, "keep_open")
+        reader.read(&mediaRoots, "media_roots")
         reader.finish()
     }
 }

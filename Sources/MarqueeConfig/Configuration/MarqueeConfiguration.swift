@@ -103,11 +103,57 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// At the end of the playlist, keep the last frame up and the player
         /// running (its controls too) instead of exiting.
         public var keepOpen = false
+        /// The folders a playlist sent over the control channels may name
+        /// files in (relative to the file's folder); none: such playlists
+        /// are refused. Paths are confined after resolving `..` and links.
+        public var mediaRoots: [String] = []
     }
 
     public struct Controls: Sendable, Equatable {
         public var stdin = StdinControl()
+        public var socket = SocketControl()
+        public var http = HTTPControl()
         public var gpio: [GPIOButton] = []
+    }
+
+    /// `[controls.socket]`: newline-delimited JSON commands and events on a
+    /// Unix socket, for the player's user and group (mode 0660).
+    public struct SocketControl: Sendable, Equatable {
+        /// Where the socket is made ("/run/marquee/control.sock"); "" for none.
+        public var path = ""
+    }
+
+    /// `[controls.http]`: the HTTP API (status, commands, events, a
+    /// screenshot, the playlist) and a status page.
+    public struct HTTPControl: Sendable, Equatable {
+        /// "HOST:PORT" to listen on ("127.0.0.1:8080", "[::1]:8080",
+        /// "0.0.0.0:8443"); "" for none. Anything but loopback needs
+        /// `tokenFile` and TLS (`certFile`, `keyFile`).
+        public var listen = ""
+        /// A file holding the bearer token every request must carry.
+        public var tokenFile = ""
+        /// PEM certificate and private key: HTTPS instead of HTTP.
+        public var certFile = ""
+        public var keyFile = ""
+        /// Where a playlist sent with PUT /playlist is kept; it takes the
+        /// place of `[playback] playlist` at the next start. "" : under
+        /// $STATE_DIRECTORY (systemd's StateDirectory), else none.
+        public var playlistFile = ""
+
+        /// Whether `listen` names a loopback address (127.0.0.0/8, ::1, localhost).
+        public var listensOnLoopback: Bool {
+            guard let host = Self.host(of: listen) else { return false }
+            return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
+
+        /// The host of "HOST:PORT" or "[HOST]:PORT"; nil when it is not of that form.
+        static func host(of listen: String) -> String? {
+            guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+                  (0...65_535).contains(port) else { return nil }
+            var host = String(listen[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            return host.isEmpty ? nil : host
+        }
     }
 
     /// `[controls.stdin]`: commands on standard input, replies on standard output.

@@ -22,7 +22,7 @@ public final class StatusEventStream: Sendable {
         let source: (any DispatchSourceTimer)? = interval > 0 ? DispatchSource.makeTimerSource(queue: DispatchQueue(label: "marquee.status-events")) : nil
         if let source {
             source.schedule(deadline: .now() + interval, repeating: interval)
-            source.setEventHandler { [self] in post("status", fields: target.status.json) }
+            source.setEventHandler { [self] in post(ControlEvent(status: target.status)) }
             source.resume()
         }
         let old = timer.withLock { current in
@@ -32,11 +32,9 @@ public final class StatusEventStream: Sendable {
         old?.timer.cancel()
     }
 
-    /// Writes `{"event": NAME, ...fields}`; `fields` must be a JSON object.
-    public func post(_ name: String, fields: JSONValue = .object([:])) {
-        guard case .object(var members) = fields else { return }
-        members["event"] = .string(name)
-        writer.write(JSONValue.object(members).jsonText)
+    /// Writes `event` as its JSON line.
+    public func post(_ event: ControlEvent) {
+        writer.write(event.line)
     }
 
     public func stop() { setInterval(0) }

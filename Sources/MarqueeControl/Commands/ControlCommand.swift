@@ -22,6 +22,13 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     case reload
     /// Stop playing and exit.
     case quit
+    /// Read one property by name.
+    case get(PlayerProperty)
+    /// On the control socket: send this connection these events from now
+    /// on (replacing what it observed before).
+    case observe(EventSubscription)
+    /// On the control socket: no more events for this connection.
+    case unobserve
 
     public enum SeekTarget: Sendable, Equatable {
         /// Seconds from the start of the current item.
@@ -32,7 +39,8 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
 
     /// Every command name, as written.
     public static let names = ["play", "pause", "toggle", "stop", "seek", "next", "prev", "goto", "loop",
-                               "rate", "volume", "mute", "unmute", "status", "reload", "quit"]
+                               "rate", "volume", "mute", "unmute", "status", "reload", "quit",
+                               "get", "observe", "unobserve"]
 
     /// Parses a text line: a command name, then its arguments, separated by
     /// spaces or tabs.
@@ -63,6 +71,16 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
         case "status": try expect(0, ""); self = .status
         case "reload": try expect(0, ""); self = .reload
         case "quit": try expect(0, ""); self = .quit
+        case "unobserve": try expect(0, ""); self = .unobserve
+        case "observe": self = .observe(try EventSubscription(arguments: arguments))
+        case "get":
+            try expect(1, "PROPERTY (\(PlayerProperty.names.joined(separator: ", ")))")
+            guard let property = PlayerProperty(rawValue: arguments[0].lowercased()) else {
+                let hint = CommandSuggestion.closest(to: arguments[0].lowercased(), in: PlayerProperty.names)
+                    .map { " (did you mean '\($0)'?)" } ?? ""
+                throw ControlError("get: unknown property '\(arguments[0].prefix(40))'\(hint); properties: \(PlayerProperty.names.joined(separator: ", "))")
+            }
+            self = .get(property)
         case "seek":
             try expect(1, "SECONDS | +SECONDS | -SECONDS")
             self = .seek(try Self.seekTarget(arguments[0]))
@@ -113,6 +131,9 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
         return value
     }
 
+    /// The command's name, as written.
+    public var name: String { String(description.prefix { $0 != " " }) }
+
     /// The command as a text line; parsing it gives the same command.
     public var description: String {
         switch self {
@@ -133,6 +154,9 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
         case .status: "status"
         case .reload: "reload"
         case .quit: "quit"
+        case .get(let property): "get \(property.rawValue)"
+        case .observe(let subscription): (["observe"] + subscription.arguments).joined(separator: " ")
+        case .unobserve: "unobserve"
         }
     }
 

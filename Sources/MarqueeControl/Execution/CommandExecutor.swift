@@ -80,6 +80,9 @@ public final class CommandExecutor: Sendable {
         case .mute: target.setMuted(true)
         case .unmute: target.setMuted(false)
         case .status: return .success(.status(status))
+        case .get(let property): return .success(.value(target.value(of: property)))
+        case .observe, .unobserve:
+            return .failure(ControlError("\(command.name): events are for control socket connections ([controls.socket]); stdin has [log] status_interval"))
         case .reload: return reload().map { .done($0) }
         case .quit: return .success(.done("quitting"))
         }
@@ -92,6 +95,8 @@ public enum ControlResult: Sendable, Equatable {
     /// Applied; with a note for the reader when there is something to say.
     case done(String?)
     case status(PlaybackStatus)
+    /// A property's value (`get`).
+    case value(JSONValue)
 }
 
 /// The answer to one request, written as one line in the channel's format.
@@ -112,6 +117,7 @@ public struct ControlReply: Sendable, Equatable {
         case (.text, .success(.done(nil))): "ok"
         case (.text, .success(.done(let note?))): Self.oneLine("ok \(note)")
         case (.text, .success(.status(let status))): Self.oneLine("ok \(status.text)")
+        case (.text, .success(.value(let value))): Self.oneLine("ok \(value.jsonText)")
         case (.text, .failure(let error)): Self.oneLine("error: \(error.message)")
         case (.json, .success(let result)):
             "{\"id\":\((id ?? .null).jsonText),\"result\":\(Self.json(result).jsonText)}"
@@ -129,6 +135,7 @@ public struct ControlReply: Sendable, Equatable {
         case .done(nil): .string("ok")
         case .done(let note?): .string(note)
         case .status(let status): status.json
+        case .value(let value): value
         }
     }
 }

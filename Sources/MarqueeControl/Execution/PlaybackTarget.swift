@@ -22,6 +22,25 @@ public protocol PlaybackTarget: Sendable {
     /// 0...1.
     func setVolume(_ volume: Double)
     func setMuted(_ muted: Bool)
+    /// A property by name (`get`); `statusValue(of:)` answers those a
+    /// status holds, the target the rest (playlist, stats, display, decoder).
+    func value(of property: PlayerProperty) -> JSONValue
+}
+
+extension PlaybackTarget {
+    /// The properties a `PlaybackStatus` holds; nil for the others.
+    public func statusValue(of property: PlayerProperty) -> JSONValue? {
+        let status = self.status
+        guard case .object(let fields) = status.json else { return nil }
+        switch property {
+        case .status: return status.json
+        case .item:
+            guard let index = status.index else { return .null }
+            return .object(["index": .integer(Int64(index + 1)), "source": status.source.map(JSONValue.string) ?? .null])
+        case .state, .time, .duration, .rate, .volume, .muted, .loop: return fields[property.rawValue] ?? .null
+        case .playlist, .stats, .display, .decoder: return nil
+        }
+    }
 }
 
 /// A snapshot of a player, as `status` replies and status events show it.

@@ -56,7 +56,7 @@ public final class GPIOButtonSource: Sendable {
         let chip = try GPIOChip(button.chip)
         let line = try GPIOLine(chip: chip, offset: button.line, consumer: "marquee")
         let decoder = ButtonDecoder(settings: button.settings, lineIsHigh: try line.isHigh(), at: Self.now())
-        let stop = try StopEvent(chip: button.chip, line: button.line)
+        let stop = try StopEvent.make(chip: button.chip, line: button.line)
         stopEvent.withLock { $0 = stop }
         running.store(true, ordering: .sequentiallyConsistent)
         // The line moves to the thread; from here only that thread touches it.

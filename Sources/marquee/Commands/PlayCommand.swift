@@ -182,7 +182,8 @@ struct PlayCommand: Subcommand {
         player.loopPasses = loops
         player.volume = Float(settings.configuration.audio.volume)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
-                                    configPath: settings.path, overrides: settings.overrides, service: service)
+                                    configPath: settings.path, overrides: settings.overrides, service: service,
+                                    display: Self.describe(configuration.videoOutput, chosen: videoOut))
         let session = PlaySession(player: player, service: service, keepsOpen: keepOpen,
                                   reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug,
                                   retryCap: configuration.retry.cap, waitsForFiles: { controls.waitsForFiles })
@@ -205,6 +206,17 @@ struct PlayCommand: Subcommand {
         }
         if let presentationLogPath { writePresentationLog(player.stats.presentationLog, to: presentationLogPath) }
         return controls.stoppedOnError || (session.failures > 0 && session.failures == inputs.count) ? 1 : 0
+    }
+
+    /// The display and its mode (KMS), or the output used instead, with its screen size.
+    private static func describe(_ output: (any VideoOutput)?, chosen: OutputChoice) -> String {
+        if let display = output as? KMSVideoOutput { return display.planeSummary }
+        let size = output?.screenSize.map { " \($0.width)x\($0.height)" } ?? ""
+        return switch chosen {
+        case .kms: "kms (no display yet)"
+        case .file(let path): "file:\(path)\(size)"
+        case .null, .nullXRGB, .alsa: "null\(size)"
+        }
     }
 
     private func makeConfiguration(service: ServiceNotifier?) throws -> PlayerConfiguration {

@@ -68,6 +68,10 @@ extension PlayControls {
         if fresh.audio.enabled != old.audio.enabled || fresh.audio.device != old.audio.device
             || fresh.audio.latencyMs != old.audio.latencyMs { later.append("[audio] output") }
         if fresh.controls.stdin != old.controls.stdin { later.append("[controls.stdin]") }
+        // A socket or server restarted from one of its own requests would cut the reply.
+        if fresh.controls.socket != old.controls.socket { later.append("[controls.socket]") }
+        if fresh.controls.http != old.controls.http { later.append("[controls.http]") }
+        if fresh.playback.mediaRoots != old.playback.mediaRoots { later.append("playback.media_roots") }
         if fresh.playback.start != old.playback.start { later.append("playback.start") }
         if fresh.playback.keepOpen != old.playback.keepOpen { later.append("playback.keep_open") }
         if fresh.playback.betweenItems != old.playback.betweenItems || fresh.playback.betweenItemsMs != old.playback.betweenItemsMs {
@@ -94,6 +98,7 @@ extension PlayControls {
         if let reloadedPlaylist { watchPlaylist(refresh: reloadedPlaylist.isEmpty || waitsForFiles) }
         var summary = changed.isEmpty ? "reloaded \(configPath): nothing to change now" : "reloaded \(configPath): " + changed.joined(separator: ", ")
         if !later.isEmpty { summary += "; \(later.joined(separator: ", ")) apply at the next start" }
+        emit(ControlEvent(.reloaded, fields: ["summary": .string(summary)]))
         return .success(summary)
     }
 }

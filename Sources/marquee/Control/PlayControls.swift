@@ -33,6 +33,8 @@ final class PlayControls: Sendable {
         var stopper: SignalWatcher?
         /// The last "state" event written ("playing" or "paused").
         var lastStateEvent: String?
+        /// The control socket, while it serves (`[controls.socket]`).
+        var socket: ControlSocketServer?
     }
 
     let player: QueuePlayer
@@ -49,12 +51,14 @@ final class PlayControls: Sendable {
     /// Told about reloads and waits for files (`RELOADING=1`, `STATUS=`).
     let service: ServiceNotifier?
 
-    init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides, service: ServiceNotifier?) {
+    /// - Parameter display: the display and its mode, or the output used instead, for `get display`.
+    init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides, service: ServiceNotifier?,
+         display: String) {
         self.player = player
         self.service = service
         self.configPath = configPath
         self.overrides = overrides
-        target = QueuePlayerTarget(player: player)
+        target = QueuePlayerTarget(player: player, display: display)
         LineWriter.ignoreBrokenPipes()
         output = LineWriter(descriptor: STDOUT_FILENO)
         log = ControlLog(level: configuration.log.level)
@@ -86,6 +90,7 @@ final class PlayControls: Sendable {
             }.start()
         }
         startButtons(configuration.controls.gpio, executor: executor)
+        startSocket(configuration.controls.socket, executor: executor)
         let stopNow = state.withLock { state -> Bool in
             state.stopper = signals
             return state.stoppedOnError
@@ -104,6 +109,7 @@ final class PlayControls: Sendable {
         events.stop()
         hangup.stop()
         state.withLock { $0.buttons }.forEach { $0.stop() }
+        stopSocket()
     }
 
     // MARK: Buttons
@@ -139,7 +145,6 @@ final class PlayControls: Sendable {
 
     private func handle(_ event: PlayerEvent) {
         let (applied, retiring) = state.withLock { ($0.applied, $0.retiring) }
-        let eventsOn = applied.log.statusInterval > 0
         switch event {
         case .currentItemChanged(let item):
             if let retiring, item !== retiring {
@@ -147,12 +152,10 @@ final class PlayControls: Sendable {
                 player.remove(retiring)
                 state.withLock { $0.retiring = nil }
             }
-            if eventsOn { events.post("item", fields: target.status.json) }
+            emit(ControlEvent(.item, fields: Self.fields(of: target.status)))
         case .itemStatusChanged(let item, .failed):
-            if eventsOn {
-                events.post("error", fields: .object(["source": .string(item.asset.source),
-                                                      "message": .string(item.error.map { "\($0)" } ?? "cannot be played")]))
-            }
+            emit(ControlEvent(.error, fields: ["source": .string(item.asset.source),
+                                               "message": .string(item.error.map { "\($0)" } ?? "cannot be played")]))
             if applied.playback.onError == .stop {
                 let stopper = state.withLock { state -> SignalWatcher? in
                     state.stoppedOnError = true
@@ -162,23 +165,47 @@ final class PlayControls: Sendable {
                 // Before start() there is no session yet; start() stops it then.
                 stopper?.requestStop()
             }
-        case .playbackStalled(let item) where eventsOn:
-            events.post("stalled", fields: .object(["source": .string(item.asset.source)]))
-        case .timeControlStatusChanged(let status, let reason) where eventsOn:
-            events.post("timeControl", fields: .object(["status": .string(status.rawValue),
-                                                        "reason": reason.map { .string($0.rawValue) } ?? .null]))
+        case .videoOutputFailed(let error):
+            emit(ControlEvent(.error, fields: ["source": .string("display"), "message": .string("\(error)")]))
+        case .didPlayToEnd(let item):
+            emit(ControlEvent(.seam, fields: ["source": .string(item.asset.source), "passes": .integer(Int64(player.stats.snapshot.endNotifications))]))
+        case .sourceLost(let item, let reason, let retryIn):
+            emit(ControlEvent(.lost, fields: ["source": .string(item.asset.source), "reason": .string(reason), "retryIn": .number(retryIn)]))
+        case .sourceRestored(let item, let seconds, let attempts):
+            emit(ControlEvent(.back, fields: ["source": .string(item.asset.source), "seconds": .number(seconds),
+                                              "attempts": .integer(Int64(attempts))]))
+        case .playbackStalled(let item):
+            emit(ControlEvent(.stalled, fields: ["source": .string(item.asset.source)]))
+        case .timeControlStatusChanged(let status, let reason):
+            emit(ControlEvent(.timeControl, fields: ["status": .string(status.rawValue), "reason": reason.map { .string($0.rawValue) } ?? .null]))
             // Waiting for a frame is still playing to whoever controls the show.
             let name = status == .paused ? "paused" : "playing"
             let changed = state.withLock { state -> Bool in
                 defer { state.lastStateEvent = name }
                 return state.lastStateEvent != name
             }
-            if changed { events.post("state", fields: .object(["state": .string(name)])) }
-        case .playbackFinished where eventsOn:
-            events.post("finished")
+            if changed { emit(ControlEvent(.state, fields: ["state": .string(name)])) }
+        case .playbackFinished:
+            emit(ControlEvent(.finished))
         default:
             break
         }
+    }
+
+    /// What standard output carries with `[log] status_interval` (as it
+    /// always has); the control socket may observe every kind.
+    private static let standardOutputKinds: Set<EventSubscription.Kind> = [.item, .error, .stalled, .timeControl, .state, .finished]
+
+    /// Sends `event` to standard output (with `[log] status_interval`) and to the socket's observers.
+    func emit(_ event: ControlEvent) {
+        let (eventsOn, socket) = state.withLock { ($0.applied.log.statusInterval > 0, $0.socket) }
+        if eventsOn, Self.standardOutputKinds.contains(event.kind) { events.post(event) }
+        socket?.broadcast(event)
+    }
+
+    private static func fields(of status: PlaybackStatus) -> [String: JSONValue] {
+        guard case .object(let fields) = status.json else { return [:] }
+        return fields
     }
 }
 

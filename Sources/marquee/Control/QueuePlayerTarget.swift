@@ -1,3 +1,4 @@
+import Foundation
 import Marquee
 import MarqueeControl
 
@@ -7,9 +8,12 @@ import MarqueeControl
 /// on screen, so `seek +5` twice in a row moves 10 s.
 final class QueuePlayerTarget: PlaybackTarget {
     let player: QueuePlayer
+    /// The display and its mode, or the output used instead (`get display`).
+    let display: String
 
-    init(player: QueuePlayer) {
+    init(player: QueuePlayer, display: String) {
         self.player = player
+        self.display = display
     }
 
     var status: PlaybackStatus {
@@ -62,4 +66,29 @@ final class QueuePlayerTarget: PlaybackTarget {
     func setVolume(_ volume: Double) { player.volume = Float(volume) }
 
     func setMuted(_ muted: Bool) { player.isMuted = muted }
+
+    func value(of property: PlayerProperty) -> JSONValue {
+        if let value = statusValue(of: property) { return value }
+        switch property {
+        case .playlist:
+            let (items, position) = player.playlist
+            return .array(items.enumerated().map { index, item in
+                .object(["index": .integer(Int64(index + 1)), "source": .string(item.asset.source),
+                         "current": .bool(index == position)])
+            })
+        case .stats: return Self.json(player.stats.snapshot)
+        case .display: return .string(display)
+        case .decoder:
+            let stats = player.stats.snapshot
+            return .object(["codec": stats.decoder.map(JSONValue.string) ?? .null, "hwdec": stats.hwdec.map(JSONValue.string) ?? .null])
+        default: return .null
+        }
+    }
+
+    /// The statistics as `--stats` writes them (less the resource samples).
+    private static func json(_ snapshot: PlaybackStats.Snapshot) -> JSONValue {
+        guard let data = try? JSONEncoder().encode(snapshot),
+              let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return .null }
+        return value
+    }
 }
