@@ -37,12 +37,13 @@ struct ArgumentParser {
     }
 
     /// Everything not consumed as an option; call after reading all options.
-    mutating func positional() throws -> [String] {
+    /// - Parameter acceptingNumbers: "-5" is an operand (`ctl seek -5`), not an option.
+    mutating func positional(acceptingNumbers: Bool = false) throws -> [String] {
         var rest: [String] = []
         var afterSeparator = false
         for argument in remaining {
             if argument == "--", !afterSeparator { afterSeparator = true; continue }
-            if argument.hasPrefix("-"), argument != "-", !afterSeparator {
+            if argument.hasPrefix("-"), argument != "-", !afterSeparator, !(acceptingNumbers && Double(argument) != nil) {
                 throw UsageError("unknown option '\(argument)' for \(command)")
             }
             rest.append(argument)

@@ -38,8 +38,15 @@ extension MarqueeConfiguration {
             ("wait_to_minimize_stalls", String(playback.waitToMinimizeStalls)),
             ("peak_bitrate", float(playback.peakBitrate)), ("max_resolution", quote(playback.maxResolution.description)),
             ("rtsp_transport", quote(playback.rtspTransport.rawValue)), ("keep_open", String(playback.keepOpen)),
+            ("media_roots", "[" + playback.mediaRoots.map(quote).joined(separator: ", ") + "]"),
         ])
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
+        section("[controls.socket]", [("path", quote(controls.socket.path))])
+        section("[controls.http]", [
+            ("listen", quote(controls.http.listen)), ("token_file", quote(controls.http.tokenFile)),
+            ("cert_file", quote(controls.http.certFile)), ("key_file", quote(controls.http.keyFile)),
+            ("playlist_file", quote(controls.http.playlistFile)),
+        ])
         for button in controls.gpio {
             var pairs = [
                 ("chip", quote(button.chip)), ("line", String(button.line)), ("edge", quote(button.edge.rawValue)),

@@ -1,0 +1,84 @@
+import Foundation
+import MarqueeControl
+
+/// `marquee ctl [--socket PATH] [--follow] COMMAND [ARGUMENT...]`: sends one
+/// command to a running player's control socket and prints the reply;
+/// `--follow` then prints its events, one JSON line each, until interrupted
+/// or the player goes. So a person on the box needs no socat.
+struct CtlCommand: Subcommand {
+    static let name = "ctl"
+    static let operands = "[COMMAND [ARGUMENT...]]"
+    static let defaultSocket = "/run/marquee/control.sock"
+    static let options: [OptionSpec] = [
+        OptionSpec("--socket", "PATH", default: defaultSocket, .control, "the player's control socket ([controls.socket] path)"),
+        OptionSpec("--follow", .control, "after the reply, print the player's events until interrupted (alone: observe every event)"),
+    ]
+    static let summary = """
+        Send a command to a running player's control socket and print its reply (status, pause, seek -5, get stats, ...);
+        --follow prints its events after.
+        """
+
+    let socket: String
+    let follow: Bool
+    let words: [String]
+
+    init(parsing parser: inout ArgumentParser) throws {
+        socket = try parser.option("--socket") ?? Self.defaultSocket
+        follow = parser.flag("--follow")
+        words = try parser.positional(acceptingNumbers: true)
+        guard !words.isEmpty || follow else { throw UsageError("ctl needs a command (\(ControlCommand.names.joined(separator: ", "))) or --follow") }
+        if let first = words.first {
+            // Checked here, so a typo is a usage error with a hint and not a round trip.
+            do throws(ControlError) {
+                _ = try ControlCommand(name: first, arguments: Array(words.dropFirst()))
+            } catch {
+                throw UsageError("ctl: \(error.message)")
+            }
+        }
+    }
+
+    func run() async -> Int32 {
+        do {
+            let client = try ControlSocketClient(path: socket)
+            var status: Int32 = 0
+            if !words.isEmpty { status = try exchange(words, on: client, id: 1) }
+            guard follow else { return status }
+            if words.first != "observe" { _ = try exchange(["observe"], on: client, id: 2, quiet: true) }
+            while let line = try client.readLine() {
+                // Each event as it comes, also into a pipe.
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+            return status
+        } catch {
+            Diagnostics.error("ctl: \(error)")
+            return 1
+        }
+    }
+
+    /// Sends `words` as a request and prints its reply (skipping events
+    /// that come before it); the exit status is 1 for an error reply.
+    private func exchange(_ words: [String], on client: ControlSocketClient, id: Int64, quiet: Bool = false) throws -> Int32 {
+        let request = JSONValue.object(["command": .string(words[0]), "args": .array(words.dropFirst().map(JSONValue.string)),
+                                        "id": .integer(id)])
+        try client.send(request.jsonText)
+        while let line = try client.readLine() {
+            guard let reply = try? JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8)), reply["id"] == .integer(id) else {
+                continue
+            }
+            if case .string(let message)? = reply["error"] {
+                Diagnostics.error("ctl: \(message)")
+                return 1
+            }
+            if !quiet { print(Self.text(reply["result"] ?? .null)) }
+            return 0
+        }
+        Diagnostics.error("ctl: \(socket): the player closed the connection without a reply")
+        return 1
+    }
+
+    /// A string result as it is ("ok"), anything else as JSON.
+    private static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.jsonText
+    }
+}
