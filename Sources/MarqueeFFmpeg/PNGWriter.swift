@@ -46,6 +46,19 @@ public final class PNGWriter {
         try save(packet.pointee.data, count: Int(packet.pointee.size), to: path)
     }
 
+    /// The PNG file's bytes for `frame` (any software pixel format), in memory.
+    /// - Throws: `FFmpegError` naming the libav call, with "<png>" as its source.
+    public func encode(_ frame: VideoFrame) throws(FFmpegError) -> [UInt8] {
+        let source = "<png>"
+        let rgb: VideoFrame
+        do { rgb = try converter.convert(frame, to: .rgb24) } catch { throw error.at(source) }
+        let encoder = try encoder(width: rgb.width, height: rgb.height, path: source)
+        defer { av_packet_unref(packet) }
+        try encode(rgb, with: encoder, path: source)
+        guard let data = packet.pointee.data else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+    }
+
     private func encode(_ rgb: VideoFrame, with encoder: UnsafeMutablePointer<AVCodecContext>, path: String) throws(FFmpegError) {
         input.pointee.width = Int32(rgb.width)
         input.pointee.height = Int32(rgb.height)

@@ -187,6 +187,10 @@ final class Engine: @unchecked Sendable {
     /// Set-up fallback reasons already reported: a missing device is said
     /// once per player, not once per item.
     let reportedFallbacks = Mutex<Set<String>>([])
+    /// The picture the video output shows now, as it was drawn (the splash,
+    /// a blended fading frame, a hardware frame as decoded), for a
+    /// screenshot. One more reference to a frame the output holds anyway.
+    let onScreen = Mutex<VideoFrame?>(nil)
     private(set) var stages: [any EngineStage] = []
     /// One per stage, in `stages`' order: what its thread is doing.
     private(set) var heartbeats: [StageHeartbeat] = []

@@ -234,6 +234,13 @@ public class Player: @unchecked Sendable {
     /// Counters and the presentation log.
     public var stats: PlaybackStats { engine.stats }
 
+    /// The picture on the video output now, as it was drawn: the splash,
+    /// a frame (blended toward the fade's colour inside a fade), or nil
+    /// before the first. A hardware-decoded frame is still in its dmabuf
+    /// (`DMABufStorage.download`); `ScreenCapture` composes any of them as
+    /// the display shows them. Thread-safe; the frame stays valid while held.
+    public func pictureOnScreen() -> VideoFrame? { engine.onScreen.withLock { $0 } }
+
     /// Stops playback and the player's threads; the outputs keep their last frame.
     public func stop() {
         pause()

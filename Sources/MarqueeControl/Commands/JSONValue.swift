@@ -51,7 +51,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 
     /// Deepest nesting of arrays and objects in `text` (strings skipped), to
     /// refuse absurd input before a recursive decoder sees it.
-    static func nestingDepth(of text: String) -> Int {
+    public static func nestingDepth(of text: String) -> Int {
         var depth = 0, deepest = 0
         var inString = false, escaped = false
         for byte in text.utf8 {

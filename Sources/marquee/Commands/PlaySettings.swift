@@ -47,6 +47,7 @@ struct PlaySettings: Sendable {
         path = try parser.option("--config")
         if let path {
             configuration = try MarqueeConfiguration.load(path: path, validateAction: ControlCommand.validate)
+            PlaylistStore.applySaved(to: &configuration, configPath: path, log: ControlLog(level: configuration.log.level))
         } else {
             configuration = MarqueeConfiguration()
         }

@@ -11,9 +11,10 @@ extension PlayControls {
         guard let configPath else { return .failure(ControlError("reload: no configuration file (start with --config FILE)")) }
         service?.reloading()
         defer { service?.reloaded() }
-        let fresh: MarqueeConfiguration
+        var fresh: MarqueeConfiguration
         do {
             fresh = try MarqueeConfiguration.load(path: configPath, validateAction: ControlCommand.validate)
+            PlaylistStore.applySaved(to: &fresh, configPath: configPath, log: log)
         } catch {
             // The reply is one line; the quoted lines with carets go to the log.
             let head = "reload: \(configPath) has \(error.count) problem\(error.count == 1 ? "" : "s"), keeping the previous configuration"
@@ -29,9 +30,7 @@ extension PlayControls {
         var applied = fresh
         var reloadedPlaylist: [PlaylistResolver.Item]?
         if !overrides.playlist, fresh.playback.playlist != old.playback.playlist || fresh.playback.shuffle != old.playback.shuffle {
-            let items = PlaylistLoader(log: log).items(for: fresh, configPath: configPath)
-            state.withLock { $0.retiring = player.currentItem }
-            player.replaceUpcomingItems(with: items.map(PlayerItem.init))
+            let items = replaceUpcoming(with: fresh)
             changed.append("playlist (\(items.count) items, from the next item)")
             reloadedPlaylist = items
         } else {
@@ -98,6 +97,48 @@ extension PlayControls {
         if let reloadedPlaylist { watchPlaylist(refresh: reloadedPlaylist.isEmpty || waitsForFiles) }
         var summary = changed.isEmpty ? "reloaded \(configPath): nothing to change now" : "reloaded \(configPath): " + changed.joined(separator: ", ")
         if !later.isEmpty { summary += "; \(later.joined(separator: ", ")) apply at the next start" }
+        emit(ControlEvent(.reloaded, fields: ["summary": .string(summary)]))
+        return .success(summary)
+    }
+
+    /// The playlist `configuration` names, in place of what follows the
+    /// current item (which plays out and then leaves).
+    func replaceUpcoming(with configuration: MarqueeConfiguration) -> [PlaylistResolver.Item] {
+        let items = PlaylistLoader(log: log).items(for: configuration, configPath: configPath)
+        state.withLock { $0.retiring = player.currentItem }
+        player.replaceUpcomingItems(with: items.map(PlayerItem.init))
+        return items
+    }
+
+    /// A playlist sent over a control channel: checked against the media
+    /// roots, saved (atomically) where it outlives a restart, then played
+    /// from the next item. Nothing changes when any entry is refused.
+    /// - Returns: a one-line summary, or why it was refused (naming the entry).
+    func sendPlaylist(_ entries: [PlaylistEntry]) -> Result<String, ControlError> {
+        let applied = state.withLock { $0.applied }
+        let roots = MediaRoots(applied.playback.mediaRoots, relativeTo: PlaylistLoader.base(configPath))
+        var confined: [PlaylistEntry] = []
+        for (index, entry) in entries.enumerated() {
+            switch roots.confine(entry) {
+            case .success(let checked): confined.append(checked)
+            case .failure(let error): return .failure(ControlError("playlist[\(index)]: \(error.message)"))
+            }
+        }
+        guard let store = PlaylistStore(applied.controls.http, configPath: configPath) else {
+            return .failure(ControlError("no [controls.http] playlist_file (nor $STATE_DIRECTORY) to keep a playlist in"))
+        }
+        do throws(ControlError) {
+            try store.save(confined)
+        } catch {
+            return .failure(error)
+        }
+        var configuration = applied
+        configuration.playback.playlist = confined
+        let items = replaceUpcoming(with: configuration)
+        state.withLock { $0.applied = configuration }
+        watchPlaylist(refresh: items.isEmpty || waitsForFiles)
+        let summary = "playlist: \(items.count) items from \(confined.count) entries, saved in \(store.path), from the next item"
+        log.info(summary)
         emit(ControlEvent(.reloaded, fields: ["summary": .string(summary)]))
         return .success(summary)
     }

@@ -284,6 +284,13 @@ final class PresenterStage: EngineStage {
     /// Returns when it became visible, and the picture as drawn (a dmabuf
     /// frame downloaded, a fading one blended). Without an output, nothing.
     func draw(_ picture: VideoFrame, visibility: Double, at target: HostTime) throws -> (HostTime, VideoFrame) {
+        guard output != nil else { return (target, picture) }
+        let drawn = try drawOnOutput(picture, visibility: visibility, at: target)
+        engine.onScreen.withLock { $0 = drawn.1 }
+        return drawn
+    }
+
+    private func drawOnOutput(_ picture: VideoFrame, visibility: Double, at target: HostTime) throws -> (HostTime, VideoFrame) {
         guard let output else { return (target, picture) }
         var picture = picture
         if let hardware = picture.storage as? any DMABufStorage {

@@ -1,0 +1,50 @@
+import Foundation
+import MarqueeConfig
+import MarqueeControl
+
+/// The folders a playlist sent over a control channel may name files in
+/// (`[playback] media_roots`). A path is allowed when, with `..` and every
+/// symbolic link resolved (realpath), it is a root or inside one; URLs only
+/// of the network schemes the player streams (a `file:`, `concat:` or
+/// `subfile:` URL would read files libavformat's way, outside the roots).
+struct MediaRoots: Sendable {
+    static let schemes = ["http", "https", "rtsp", "rtsps", "rtmp", "srt", "udp", "rtp"]
+
+    /// The roots, each resolved once; a root that does not exist (yet) is left out.
+    let roots: [String]
+
+    init(_ configured: [String], relativeTo base: String?) {
+        roots = configured.compactMap { root in
+            let absolute = root.hasPrefix("/") || base == nil ? root : "\(base!)/\(root)"
+            return Self.resolve(absolute)
+        }
+    }
+
+    /// The entry's path made absolute (relative to the first root) and
+    /// checked; the reason it is refused otherwise.
+    func confine(_ entry: PlaylistEntry) -> Result<PlaylistEntry, ControlError> {
+        let path = entry.path
+        if let colon = path.firstIndex(of: ":"), !path.hasPrefix("/"), path[..<colon].allSatisfy({ $0.isLetter || $0 == "+" }) {
+            let scheme = path[..<colon].lowercased()
+            guard Self.schemes.contains(scheme) else {
+                return .failure(ControlError("'\(path.prefix(80))': only \(Self.schemes.joined(separator: ", ")) URLs, not \(scheme):"))
+            }
+            return .success(entry)
+        }
+        guard let first = roots.first else {
+            return .failure(ControlError("no [playback] media_roots are set (or none exists), so no file can be named"))
+        }
+        let absolute = path.hasPrefix("/") ? path : "\(first)/\(path)"
+        guard let real = Self.resolve(absolute) else { return .failure(ControlError("'\(path.prefix(200))': no such file or folder")) }
+        guard roots.contains(where: { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
+            return .failure(ControlError("'\(path.prefix(200))' is outside the media roots (\(roots.joined(separator: ", ")))"))
+        }
+        return .success(PlaylistEntry(path: real, duration: entry.duration))
+    }
+
+    private static func resolve(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}
