@@ -190,7 +190,7 @@ final class Engine: @unchecked Sendable {
     /// The picture the video output shows now, as it was drawn (the splash,
     /// a blended fading frame, a hardware frame as decoded), for a
     /// screenshot. One more reference to a frame the output holds anyway.
-    let onScreen = Mutex<VideoFrame?>(nil)
+    let onScreen = Mutex<PictureOnScreen?>(nil)
     private(set) var stages: [any EngineStage] = []
     /// One per stage, in `stages`' order: what its thread is doing.
     private(set) var heartbeats: [StageHeartbeat] = []

@@ -65,3 +65,11 @@ private final class RGBPicture: FrameStorage, @unchecked Sendable {
         return frame
     }
 }
+
+/// What `Player.pictureOnScreen()` answers: the picture, and the size of
+/// the screen it was drawn on (the display's mode; nil for an output
+/// without a screen, such as files).
+public struct PictureOnScreen: Sendable {
+    public let frame: VideoFrame
+    public let screenSize: PixelSize?
+}

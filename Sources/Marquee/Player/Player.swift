@@ -239,7 +239,7 @@ public class Player: @unchecked Sendable {
     /// before the first. A hardware-decoded frame is still in its dmabuf
     /// (`DMABufStorage.download`); `ScreenCapture` composes any of them as
     /// the display shows them. Thread-safe; the frame stays valid while held.
-    public func pictureOnScreen() -> VideoFrame? { engine.onScreen.withLock { $0 } }
+    public func pictureOnScreen() -> PictureOnScreen? { engine.onScreen.withLock { $0 } }
 
     /// Stops playback and the player's threads; the outputs keep their last frame.
     public func stop() {

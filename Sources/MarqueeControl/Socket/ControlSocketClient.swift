@@ -9,14 +9,22 @@ public final class ControlSocketClient {
     private var splitter = LineSplitter(maximumLength: 1 << 22)
     private var lines: [String] = []
 
+    /// - Parameter timeout: seconds a `readLine` waits for the player
+    ///   before it throws (EAGAIN); nil waits for as long as it takes.
     /// - Throws: `SocketError` naming `connect` (no player there, or not allowed: ENOENT, ECONNREFUSED, EACCES).
-    public init(path: String) throws(SocketError) {
+    public init(path: String, timeout: Double? = nil) throws(SocketError) {
         let address = try SocketAddress(path)
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError("socket", path: path, errno: errno) }
         socket = ClientSocket(descriptor: descriptor)
         self.path = path
         guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 else { throw SocketError("connect", path: path, errno: errno) }
+        if let timeout {
+            var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+            guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+                throw SocketError("setsockopt", path: path, errno: errno)
+            }
+        }
     }
 
     /// Sends one line (a line break is added).

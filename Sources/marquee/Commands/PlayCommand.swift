@@ -183,7 +183,8 @@ struct PlayCommand: Subcommand {
         player.volume = Float(settings.configuration.audio.volume)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
                                     configPath: settings.path, overrides: settings.overrides, service: service,
-                                    display: Self.describe(configuration.videoOutput, chosen: videoOut))
+                                    display: Self.describe(configuration.videoOutput, chosen: videoOut),
+                                    screen: ScreenLayout(gravity: kms.gravity, rotation: kms.rotation, background: kms.background))
         let session = PlaySession(player: player, service: service, keepsOpen: keepOpen,
                                   reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug,
                                   retryCap: configuration.retry.cap, waitsForFiles: { controls.waitsForFiles })

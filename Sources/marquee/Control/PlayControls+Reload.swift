@@ -110,27 +110,43 @@ extension PlayControls {
         return items
     }
 
+    /// Why a playlist sent over a control channel was not taken.
+    enum PlaylistRefusal: Error {
+        /// An entry is missing, outside the media roots, or of a scheme not streamed.
+        case entry(ControlError)
+        /// Nowhere is set to keep it.
+        case noStore(ControlError)
+        /// Saving it failed (the call and the file are named).
+        case store(ControlError)
+
+        var message: String {
+            switch self {
+            case .entry(let error), .noStore(let error), .store(let error): error.message
+            }
+        }
+    }
+
     /// A playlist sent over a control channel: checked against the media
     /// roots, saved (atomically) where it outlives a restart, then played
     /// from the next item. Nothing changes when any entry is refused.
     /// - Returns: a one-line summary, or why it was refused (naming the entry).
-    func sendPlaylist(_ entries: [PlaylistEntry]) -> Result<String, ControlError> {
+    func sendPlaylist(_ entries: [PlaylistEntry]) -> Result<String, PlaylistRefusal> {
         let applied = state.withLock { $0.applied }
         let roots = MediaRoots(applied.playback.mediaRoots, relativeTo: PlaylistLoader.base(configPath))
         var confined: [PlaylistEntry] = []
         for (index, entry) in entries.enumerated() {
             switch roots.confine(entry) {
             case .success(let checked): confined.append(checked)
-            case .failure(let error): return .failure(ControlError("playlist[\(index)]: \(error.message)"))
+            case .failure(let error): return .failure(.entry(ControlError("playlist[\(index)]: \(error.message)")))
             }
         }
         guard let store = PlaylistStore(applied.controls.http, configPath: configPath) else {
-            return .failure(ControlError("no [controls.http] playlist_file (nor $STATE_DIRECTORY) to keep a playlist in"))
+            return .failure(.noStore(ControlError("no [controls.http] playlist_file (nor $STATE_DIRECTORY) to keep a playlist in")))
         }
         do throws(ControlError) {
             try store.save(confined)
         } catch {
-            return .failure(error)
+            return .failure(.store(error))
         }
         var configuration = applied
         configuration.playback.playlist = confined

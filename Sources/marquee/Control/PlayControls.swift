@@ -2,6 +2,7 @@ import Foundation
 import Marquee
 import MarqueeConfig
 import MarqueeControl
+import MarqueeHTTP
 import Synchronization
 
 /// Everything that steers a running `marquee play`: commands on stdin,
@@ -35,6 +36,11 @@ final class PlayControls: Sendable {
         var lastStateEvent: String?
         /// The control socket, while it serves (`[controls.socket]`).
         var socket: ControlSocketServer?
+        /// The HTTP API, while it serves (`[controls.http]`), and its event streams.
+        var http: HTTPServer?
+        var feeds: [ObjectIdentifier: EventFeedQueue] = [:]
+        /// The latest error events, newest last, for the status page.
+        var recentErrors: [JSONValue] = []
     }
 
     let player: QueuePlayer
@@ -50,11 +56,15 @@ final class PlayControls: Sendable {
     let watching = Mutex(Watching())
     /// Told about reloads and waits for files (`RELOADING=1`, `STATUS=`).
     let service: ServiceNotifier?
+    /// How the display composes what it shows, for screenshots.
+    let screen: ScreenLayout
+    let startedAt = Date()
 
     /// - Parameter display: the display and its mode, or the output used instead, for `get display`.
     init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides, service: ServiceNotifier?,
-         display: String) {
+         display: String, screen: ScreenLayout) {
         self.player = player
+        self.screen = screen
         self.service = service
         self.configPath = configPath
         self.overrides = overrides
@@ -91,6 +101,7 @@ final class PlayControls: Sendable {
         }
         startButtons(configuration.controls.gpio, executor: executor)
         startSocket(configuration.controls.socket, executor: executor)
+        startHTTP(configuration.controls.http)
         let stopNow = state.withLock { state -> Bool in
             state.stopper = signals
             return state.stoppedOnError
@@ -110,6 +121,7 @@ final class PlayControls: Sendable {
         hangup.stop()
         state.withLock { $0.buttons }.forEach { $0.stop() }
         stopSocket()
+        stopHTTP()
     }
 
     // MARK: Buttons
@@ -198,10 +210,21 @@ final class PlayControls: Sendable {
 
     /// Sends `event` to standard output (with `[log] status_interval`) and to the socket's observers.
     func emit(_ event: ControlEvent) {
-        let (eventsOn, socket) = state.withLock { ($0.applied.log.statusInterval > 0, $0.socket) }
+        let (eventsOn, socket, feeds) = state.withLock { state in
+            if event.kind == .error {
+                var fields = event.fields
+                fields["at"] = .string(ISO8601DateFormatter().string(from: Date()))
+                state.recentErrors = Array((state.recentErrors + [.object(fields)]).suffix(Self.recentErrorCount))
+            }
+            return (state.applied.log.statusInterval > 0, state.socket, Array(state.feeds.values))
+        }
         if eventsOn, Self.standardOutputKinds.contains(event.kind) { events.post(event) }
         socket?.broadcast(event)
+        for feed in feeds { feed.push(event) }
     }
+
+    /// Errors the status page lists.
+    static let recentErrorCount = 10
 
     private static func fields(of status: PlaybackStatus) -> [String: JSONValue] {
         guard case .object(let fields) = status.json else { return [:] }

@@ -286,7 +286,9 @@ final class PresenterStage: EngineStage {
     func draw(_ picture: VideoFrame, visibility: Double, at target: HostTime) throws -> (HostTime, VideoFrame) {
         guard output != nil else { return (target, picture) }
         let drawn = try drawOnOutput(picture, visibility: visibility, at: target)
-        engine.onScreen.withLock { $0 = drawn.1 }
+        // The screen's size read here, on the output's own thread.
+        let onScreen = PictureOnScreen(frame: drawn.1, screenSize: output?.screenSize)
+        engine.onScreen.withLock { $0 = onScreen }
         return drawn
     }
 

@@ -1,0 +1,106 @@
+import Foundation
+import Marquee
+import MarqueeControl
+import MarqueeHTTP
+
+/// The HTTP control API (`[controls.http]`): each route, its method, and
+/// a 4xx with a one-line reason for anything else. See docs/control.md.
+struct HTTPRoutes: HTTPHandler {
+    let controls: PlayControls
+
+    static let routes: [String: [String]] = [
+        "/": ["GET"], "/status": ["GET"], "/command": ["POST"], "/events": ["GET"],
+        "/screenshot.png": ["GET"], "/playlist": ["GET", "PUT"],
+    ]
+    /// The widest screenshot asked for (an 8K screen).
+    static let widestScreenshot = 7680
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let methods = Self.routes[request.path] else { return .text(404, "no such route: \(request.path.prefix(200)); see GET /") }
+        guard methods.contains(request.method) else {
+            var response = HTTPResponse.text(405, "\(request.path) takes \(methods.joined(separator: " or ")), not \(request.method.prefix(20))")
+            response.headers.append(("Allow", methods.joined(separator: ", ")))
+            return response
+        }
+        switch (request.method, request.path) {
+        case (_, "/"): return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: .bytes(Array(StatusPage.html.utf8)))
+        case (_, "/status"): return .json(200, controls.statusReport().jsonText)
+        case (_, "/command"): return command(request.body)
+        case (_, "/events"): return events(request.query)
+        case (_, "/screenshot.png"): return screenshot(request.query)
+        case ("GET", "/playlist"): return .json(200, controls.target.value(of: .playlist).jsonText)
+        default: return playlist(request.body)
+        }
+    }
+
+    /// The body is one command: JSON as on the socket (`{"command": "seek",
+    /// "args": ["+5"], "id": 1}`), or a text line (`seek +5`).
+    private func command(_ body: [UInt8]) -> HTTPResponse {
+        guard let text = String(validating: body, as: UTF8.self) else { return .text(400, "the command is not UTF-8") }
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let format: CommandFormat = line.hasPrefix("{") ? .json : .text
+        // A JSON body may be pretty-printed: one line for the parser.
+        let single = format == .json ? line.split(whereSeparator: \.isNewline).joined(separator: " ") : line
+        guard !single.contains(where: \.isNewline) else { return .text(400, "one command a request") }
+        let request: ControlRequest
+        do throws(ControlRequest.Failure) {
+            guard let parsed = try ControlRequest.parse(single, format: format) else { return .text(400, "no command in the body") }
+            request = parsed
+        } catch {
+            return .json(400, ControlReply(id: error.id, outcome: .failure(error.error)).line(.json))
+        }
+        if case .observe = request.command { return .text(400, "observe: events over HTTP are GET /events") }
+        if case .unobserve = request.command { return .text(400, "unobserve: close the GET /events stream instead") }
+        guard let executor = controls.executor.withLock({ $0 }) else { return .text(503, "the player is not ready for commands yet") }
+        var reply: ControlReply?
+        executor.handle(request) { reply = $0 }
+        guard let reply else { return .text(500, "the command gave no reply") }
+        if case .failure = reply.outcome { return .json(409, reply.line(.json)) }
+        return .json(200, reply.line(.json))
+    }
+
+    /// Server-sent events: every event the socket can observe, and
+    /// `?status=SECONDS` for status events (0.1 to 86400).
+    private func events(_ query: [String: String]) -> HTTPResponse {
+        var interval: Double?
+        if let text = query["status"] {
+            guard let seconds = Double(text), seconds.isFinite,
+                  seconds >= EventSubscription.shortestStatusInterval, seconds <= 86_400 else {
+                return .text(400, "status=\(text.prefix(20)): give seconds from \(EventSubscription.shortestStatusInterval) to 86400")
+            }
+            interval = seconds
+        }
+        return .events(controls.openEventFeed(statusInterval: interval))
+    }
+
+    private func screenshot(_ query: [String: String]) -> HTTPResponse {
+        var width: Int?
+        if let text = query["width"] {
+            guard let value = Int(text), (16...Self.widestScreenshot).contains(value) else {
+                return .text(400, "width=\(text.prefix(20)): give pixels from 16 to \(Self.widestScreenshot)")
+            }
+            width = value
+        }
+        guard let picture = controls.player.pictureOnScreen() else { return .text(503, "nothing has been drawn on the screen yet") }
+        do {
+            return HTTPResponse(status: 200, contentType: "image/png", body: .bytes(try controls.screen.png(of: picture, scaledWidth: width)))
+        } catch {
+            return .text(500, "screenshot: \(error)")
+        }
+    }
+
+    private func playlist(_ body: [UInt8]) -> HTTPResponse {
+        let entries: [PlaylistEntry]
+        do throws(ControlError) {
+            entries = try PlaylistStore.entries(from: body)
+        } catch {
+            return .text(400, error.message)
+        }
+        switch controls.sendPlaylist(entries) {
+        case .success(let summary): return .json(200, JSONValue.object(["result": .string(summary)]).jsonText)
+        case .failure(.entry(let error)): return .text(400, error.message)
+        case .failure(.noStore(let error)): return .text(409, error.message)
+        case .failure(.store(let error)): return .text(500, error.message)
+        }
+    }
+}

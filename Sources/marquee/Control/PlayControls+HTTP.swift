@@ -1,0 +1,86 @@
+import Foundation
+import Marquee
+import MarqueeConfig
+import MarqueeControl
+import MarqueeHTTP
+
+/// The HTTP API (`[controls.http] listen`), started with the other
+/// controls and stopped with them; what its status and events carry.
+extension PlayControls {
+    func startHTTP(_ settings: MarqueeConfiguration.HTTPControl) {
+        guard !settings.listen.isEmpty else { return }
+        do {
+            var configuration = try HTTPServerConfiguration(listen: settings.listen)
+            if !settings.tokenFile.isEmpty { configuration.token = try Self.secret(resolved(settings.tokenFile), what: "token_file") }
+            if !settings.certFile.isEmpty {
+                configuration.tls = (certificatePEM: try Self.secret(resolved(settings.certFile), what: "cert_file"),
+                                     keyPEM: try Self.secret(resolved(settings.keyFile), what: "key_file"))
+            }
+            if let refusal = configuration.refusal() {
+                log.error("[controls.http] \(refusal); the other controls keep working")
+                return
+            }
+            let server = try HTTPServer(configuration: configuration, handler: HTTPRoutes(controls: self))
+            state.withLock { $0.http = server }
+            log.debug("http: listening on \(settings.listen) (port \(server.port))\(configuration.tls == nil ? "" : ", TLS")")
+        } catch {
+            log.error("[controls.http] \(error); the other controls keep working")
+        }
+    }
+
+    func stopHTTP() {
+        let (server, feeds) = state.withLock { state in
+            defer {
+                state.http = nil
+                state.feeds.removeAll()
+            }
+            return (state.http, Array(state.feeds.values))
+        }
+        // Streams end first, so stopping the server does not wait on them.
+        for feed in feeds { feed.close() }
+        server?.stop()
+    }
+
+    /// A file's text, trimmed (a token file ends with a line break).
+    /// - Throws: `ControlError` naming the key and the file.
+    private static func secret(_ path: String, what key: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ControlError("\(key) \(path): cannot be read (\(String(cString: strerror(errno))))")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ControlError("\(key) \(path) is empty") }
+        return trimmed
+    }
+
+    /// A new `GET /events` stream, fed until it closes.
+    func openEventFeed(statusInterval: Double?) -> EventFeedQueue {
+        let feed = EventFeedQueue(statusInterval: statusInterval, status: { [target] in ControlEvent(status: target.status) },
+                                  onClose: { [self] feed in _ = state.withLock { $0.feeds.removeValue(forKey: ObjectIdentifier(feed)) } })
+        state.withLock { $0.feeds[ObjectIdentifier(feed)] = feed }
+        return feed
+    }
+
+    /// What `GET /status` answers: the status, what comes next, the
+    /// playlist, the display and decoder, drops, A-V offset, uptime and the
+    /// latest errors.
+    func statusReport() -> JSONValue {
+        guard case .object(var fields) = target.status.json else { return .null }
+        let stats = player.stats.snapshot
+        let (items, position) = player.playlist
+        let next = position.flatMap { index -> PlayerItem? in
+            if index + 1 < items.count { return items[index + 1] }
+            return player.loopMode == .playlist ? items.first : (player.loopMode == .item ? items[index] : nil)
+        }
+        fields["next"] = next.map { .string($0.asset.source) } ?? .null
+        fields["playlist"] = target.value(of: .playlist)
+        fields["display"] = .string(target.display)
+        fields["decoder"] = target.value(of: .decoder)
+        fields["framesPresented"] = .integer(Int64(stats.framesPresented))
+        fields["framesDropped"] = .integer(Int64(stats.framesDropped))
+        fields["avOffsetP50Ms"] = stats.avOffsetP50Ms.map(JSONValue.number) ?? .null
+        fields["avOffsetP99Ms"] = stats.avOffsetP99Ms.map(JSONValue.number) ?? .null
+        fields["uptime"] = .number((Date().timeIntervalSince(startedAt) * 10).rounded() / 10)
+        fields["errors"] = .array(state.withLock { $0.recentErrors })
+        return .object(fields)
+    }
+}
