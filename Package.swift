@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
         .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD"]),
-        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "Marquee", "MarqueeKMS", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeKMSTests", dependencies: ["MarqueeKMS", "MarqueeCore", "CDRM"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "Marquee", "MarqueeTestSupport", "marquee"]),

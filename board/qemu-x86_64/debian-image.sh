@@ -24,7 +24,8 @@ RECIPE_DEBIAN_BASE=1
 DEBIAN_SUITE=bookworm
 # Besides the package's dependencies: an init, udev (loads the display,
 # sound and 9p drivers), and what scenarios run in the guest.
-DEBIAN_PACKAGES=(systemd systemd-sysv udev kmod dbus procps alsa-utils gpiod libdrm-tests)
+# curl: the HTTP client the control scenario drives the player's API with.
+DEBIAN_PACKAGES=(systemd systemd-sysv udev kmod dbus procps alsa-utils gpiod libdrm-tests curl)
 DEBIAN_INITRD_MODULES=(virtio_pci virtio_blk ext4)
 DEBIAN_BASES=${XDG_CACHE_HOME:-$HOME/.cache}/marquee/debian-base
 

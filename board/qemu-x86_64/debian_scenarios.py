@@ -8,6 +8,7 @@ Imported by `scenarios`, which passes itself as `board`.
 """
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -284,7 +285,103 @@ def scenario_debian_service(board, out):
             f"SIGSTOP restarted by the watchdog in {said.get('sigstop-back-s')} s; display off at start: no restart")
 
 
+# The control channels under the image's systemd (issue 21, must-show 4 and
+# 6): the socket for the marquee group only, then a power cut during a
+# stream of playlist writes, and the next boot.
+PLAYLISTS = {"A": '{"playlist":["/srv/marquee/media/a.mp4"]}',
+             "B": '{"playlist":["/srv/marquee/media/b.mp4","/srv/marquee/media/a.mp4"]}'}
+CONTROL_COMMAND = r"""
+prop() { systemctl show -p "$1" --value marquee; }
+wait_for() {
+    i=0
+    until eval "$1"; do
+        i=$((i + 1)); [ $i -lt $(($2 * 5)) ] || { echo "gave up after $2 s waiting for: $1"; return 1; }
+        sleep 0.2
+    done
+}
+systemctl is-system-running --wait >/dev/null
+if [ ! -e /var/lib/marquee-board-first-boot ]; then
+    touch /var/lib/marquee-board-first-boot
+    mkdir -p /srv/marquee/media
+    cp /mnt/host/a.mp4 /mnt/host/b.mp4 /srv/marquee/media/
+    printf '\n[controls.http]\nlisten = "127.0.0.1:8080"\n' >>/etc/marquee/config.toml
+    systemctl restart marquee
+    wait_for '[ -S /run/marquee/control.sock ]' 60
+    wait_for 'curl -sf http://127.0.0.1:8080/status >/dev/null' 60
+    echo "socket: $(stat -c '%A %U %G' /run/marquee/control.sock)"
+    echo "folder: $(stat -c '%A %U %G' /run/marquee)"
+    echo "as-marquee: $(runuser -u marquee -- marquee ctl get state 2>&1)"
+    useradd -M -N -g users someone 2>/dev/null
+    echo "as-someone: $(runuser -u someone -- marquee ctl get state 2>&1)"
+    usermod -a -G marquee someone
+    echo "someone-in-group: $(runuser -u someone -- marquee ctl get state 2>&1)"
+    # All of the above on the disk: only the playlist writes are cut.
+    sync
+    # A stream of playlist writes, A and B in turn, cut by the power in the middle of it.
+    ( n=0; while :; do
+        curl -s -o /dev/null -X PUT --data-binary "$PLAYLIST_A" http://127.0.0.1:8080/playlist && n=$((n + 1))
+        curl -s -o /dev/null -X PUT --data-binary "$PLAYLIST_B" http://127.0.0.1:8080/playlist && n=$((n + 1))
+        echo "$n" >/run/writes
+      done ) &
+    sleep 4
+    echo "writes-before-cut: $(cat /run/writes 2>/dev/null)"
+    powercut
+fi
+echo "second-boot: yes"
+wait_for '[ -S /run/marquee/control.sock ]' 60
+saved=$(cat /var/lib/marquee/playlist.json)
+echo "saved: $saved"
+echo "left: $(ls -A /var/lib/marquee | tr '\n' ' ')"
+wait_for 'marquee ctl get playlist >/dev/null 2>&1' 30
+echo "playing: $(marquee ctl get playlist)"
+"""
+
+
+def scenario_debian_control(board, out):
+    """Must-show 4 and 6 of issue 21 in two boots of one disk: the control
+    socket answers the marquee group and refuses another user; a power cut
+    (QEMU killed, no sync) during a stream of playlist writes over HTTP
+    leaves the old or the new playlist, never a torn one, and the next boot
+    plays it."""
+    current_deb(board)
+    share = tempfile.mkdtemp(prefix="debian-control-")
+    overlay = os.path.join(share, "disk.qcow2")
+    try:
+        make_clip(share)
+        for name in ("a.mp4", "b.mp4"):
+            shutil.copy(os.path.join(share, "clip.mp4"), os.path.join(share, name))
+        command = (f"PLAYLIST_A='{PLAYLISTS['A']}'\nPLAYLIST_B='{PLAYLISTS['B']}'\n{CONTROL_COMMAND}")
+        options = ["--image", "debian", "--disk", overlay, "--display", "bochs", "--audio", "none", "--share", share, "--timeout", "300"]
+        rc, stdout, stderr, result = board.run_board(os.path.join(out, "boot1"), options, command, timeout=360)
+        board.expect_ok(rc, stdout, stderr)
+        first, context = guest_facts(stdout)
+        board.check(result.get("powercut"), f"the first boot was not cut{context}")
+        rc, stdout, stderr, _ = board.run_board(os.path.join(out, "boot2"), options, command, timeout=360)
+        board.expect_ok(rc, stdout, stderr)
+        second, context2 = guest_facts(stdout)
+        context += context2
+    finally:
+        shutil.rmtree(share)
+    board.check("gave up" not in context, f"a wait gave up{context}")
+    board.check(first.get("socket") == "srw-rw---- marquee marquee", f"socket file {first.get('socket')!r}{context}")
+    board.check(first.get("as-marquee") == "playing", f"marquee ctl as marquee: {first.get('as-marquee')!r}{context}")
+    board.check("Permission denied" in first.get("as-someone", ""), f"another user got in: {first.get('as-someone')!r}{context}")
+    board.check(first.get("someone-in-group") == "playing", f"a member of the marquee group: {first.get('someone-in-group')!r}{context}")
+    writes = int(first.get("writes-before-cut", "0") or 0)
+    board.check(writes >= 4, f"only {writes} playlist writes before the cut{context}")
+    saved = second.get("saved", "")
+    which = next((name for name, text in PLAYLISTS.items() if saved == text), None)
+    board.check(which is not None, f"the playlist after the power cut is neither A nor B: {saved!r}{context}")
+    expected = [path for path in json.loads(PLAYLISTS[which])["playlist"]]
+    playing = [entry["source"] for entry in json.loads(second.get("playing", "[]"))]
+    board.check(playing == expected, f"the next boot plays {playing}, saved {expected}{context}")
+    return (f"socket {first.get('socket')}, marquee and its group in, another user refused; "
+            f"{writes} playlist writes, then the power cut; next boot: playlist {which} whole and playing; "
+            f"state folder: {second.get('left', '').strip()}")
+
+
 SCENARIOS = {
     "debian": scenario_debian,
     "debian-service": scenario_debian_service,
+    "debian-control": scenario_debian_control,
 }
