@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MarqueeALSA", targets: ["MarqueeALSA"]),
         .library(name: "MarqueeConfig", targets: ["MarqueeConfig"]),
         .library(name: "MarqueeControl", targets: ["MarqueeControl"]),
+        .library(name: "MarqueeHTTP", targets: ["MarqueeHTTP"]),
         .executable(name: "marquee", targets: ["marquee"]),
     ],
     targets: [
@@ -43,6 +44,7 @@ let package = Package(
         .target(name: "MarqueeALSA", dependencies: ["CALSA", "MarqueeCore"]),
         .target(name: "MarqueeConfig", dependencies: ["MarqueeCore"]),
         .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "CGPIOD"]),
+        .target(name: "MarqueeHTTP", dependencies: ["MarqueeCore", "CMicroHTTPD"]),
         .executableTarget(name: "toml-decoder", dependencies: ["MarqueeConfig"]),
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
