@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "Marquee", "MarqueeTestSupport", "marquee"]),
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "toml-decoder", "marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "marquee", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeHTTPTests", dependencies: ["MarqueeHTTP", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeOutputTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueePictureTests", dependencies: ["Marquee", "MarqueeKMS", "MarqueeTestSupport"]),
     ],
