@@ -2,6 +2,7 @@ import CALSA
 import CDRM
 import CGPIOD
 import CMarqueeShims
+import CMicroHTTPD
 import CVA
 import Testing
 
@@ -12,6 +13,9 @@ import Testing
         #expect(String(cString: snd_asoundlib_version()).hasPrefix("1."))
         #expect(String(cString: gpiod_version_string()).hasPrefix("1."))
         #expect(String(cString: vaErrorStr(VA_STATUS_SUCCESS)) == "success (no error)")
+        #expect(String(cString: MHD_get_version()).hasPrefix("0.9."))
+        // MarqueeHTTP's HTTPS is MHD's own: Debian builds it with GnuTLS.
+        #expect(MHD_is_feature_supported(.FEATURE_TLS) == .YES)
         // No /dev/dri here: libdrm must say so rather than crash.
         #expect(drmAvailable() == 0 || drmAvailable() == 1)
     }
