@@ -30,7 +30,8 @@ public final class HTTPServer: Sendable {
         if let problem = configuration.limits.problem() {
             throw HTTPServerError(value: "limits", reason: problem)
         }
-        let dispatcher = RequestDispatcher(handler: handler, token: configuration.token, limits: configuration.limits, log: log)
+        let dispatcher = RequestDispatcher(handler: handler, token: configuration.token, openPaths: configuration.openPaths,
+                                           limits: configuration.limits, log: log)
         do {
             daemon = try Daemon(configuration: configuration, address: address, dispatcher: dispatcher, log: MHDLog(forward: log))
         } catch {

@@ -8,6 +8,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// The bearer token: with one, every request without `Authorization:
     /// Bearer <token>` gets a 401 before any handler sees it. nil or empty: none.
     public var token: String?
+    /// Paths a GET may have without the token: pages that hold no data
+    /// themselves (a status page whose script asks for the token and sends
+    /// it with each request it makes).
+    public var openPaths: Set<String> = []
     /// A PEM certificate (chain) and its unencrypted PEM private key: the
     /// server speaks only HTTPS (MHD's own TLS, through GnuTLS).
     public var tls: (certificatePEM: String, keyPEM: String)?

@@ -45,7 +45,10 @@ final class HTTPPlayer {
         let result = try Command.run("curl", arguments + ["\(url)\(path)"], timeout: 30)
         var lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let status = Int(lines.popLast() ?? "") ?? 0
-        return (status, lines.joined(separator: "\n"))
+        var body = lines.joined(separator: "\n")
+        // A one-line answer ends with its line break.
+        if body.hasSuffix("\n") { body.removeLast() }
+        return (status, body)
     }
 
     func json(_ path: String) throws -> [String: Any] {

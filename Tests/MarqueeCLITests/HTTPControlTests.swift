@@ -133,8 +133,8 @@ import Testing
         _ = first.stop()
         let old = try String(contentsOfFile: "\(first.folder)/saved.json", encoding: .utf8)
 
-        let second = try HTTPPlayer(inputs: [clip], http: keys.http, playback: keys.playback, folder: first.folder,
-                                    environment: ["MARQUEE_TEST_PLAYLIST_RENAME_DELAY": "30"])
+        let second = try HTTPPlayer(inputs: [clip], http: keys.http, playback: keys.playback,
+                                    environment: ["MARQUEE_TEST_PLAYLIST_RENAME_DELAY": "30"], folder: first.folder)
         let put = try BackgroundCommand("curl", ["-s", "--max-time", "40", "-X", "PUT", "--data-binary", #"["b.mp4"]"#,
                                                  "\(second.url)/playlist"])
         #expect(second.player.waitForError(containing: "renaming in 30"), "the write never reached the rename")
@@ -151,8 +151,9 @@ import Testing
 
     /// Beyond loopback without a token or TLS the file is refused at the
     /// start, naming the key's line and column; with both, a request
-    /// without the token (or with another) is a 401, plain HTTP is not
-    /// answered, and the token over TLS works.
+    /// without the token (or with another) is a 401 (but for the status
+    /// page itself, which holds no data), plain HTTP is not answered, and
+    /// the token over TLS works.
     @Test func beyondLoopbackNeedsATokenAndTLS() throws {
         let clip = try Self.clip()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locks-\(UUID().uuidString)").path
@@ -176,6 +177,10 @@ import Testing
         server.curlExtras = ["--cacert", "\(folder)/c.pem"]
         #expect(try server.request("/status").status == 401)
         #expect(try server.request("/status", extra: ["-H", "Authorization: Bearer wrong"]).status == 401)
+        #expect(try server.request("/screenshot.png").status == 401)
+        // The status page holds no data (its script asks for the token), so it is served without one.
+        let page = try server.request("/")
+        #expect(page.status == 200 && page.body.contains("marquee-token"))
         let allowed = try server.request("/status", extra: ["-H", "Authorization: Bearer s3cret-token"])
         #expect(allowed.status == 200 && allowed.body.contains("\"state\":\"playing\""), "\(allowed)")
         let plain = try Command.run("curl", ["-s", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}",

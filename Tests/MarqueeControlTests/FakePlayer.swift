@@ -49,4 +49,14 @@ final class FakePlayer: PlaybackTarget {
     func setMuted(_ muted: Bool) { state.withLock { $0.muted = muted; $0.calls.append("muted \(muted)") } }
 
     var calls: [String] { state.withLock { $0.calls } }
+
+    func value(of property: PlayerProperty) -> JSONValue {
+        if let value = statusValue(of: property) { return value }
+        return switch property {
+        case .playlist: .array((0..<state.withLock { $0.count }).map { .string("item\($0)") })
+        case .stats: .object(["framesPresented": .integer(250)])
+        case .display: .string("fake 640x480")
+        default: .null
+        }
+    }
 }

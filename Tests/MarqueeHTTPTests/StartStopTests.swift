@@ -30,16 +30,17 @@ extension HTTPServerSuite {
         }
 
         @Test func afterStopNothingAnswersAndTheThreadsAreGone() async throws {
-            let before = try await EventStreamTests.settledCounts()
-            let server = try HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), handler: Routes())
+            let port = try Loopback.freePort()
+            let before = try await EventStreamTests.settledCounts(port: port)
+            let server = try HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port), handler: Routes())
             let answered = try await Blocking.run { try Curl.run("http://127.0.0.1:\(server.port)/status") }
             #expect(answered.status == 200)
-            let running = try ProcessCounts.now()
-            #expect(running.serverThreads >= before.serverThreads + 2, "\(before) then \(running)")
+            let running = try ProcessCounts.now(port: port)
+            #expect(running.serverThreads >= before.serverThreads + 2 && running.descriptors >= 1, "\(before) then \(running)")
             server.stop()
             server.stop()
             #expect(RawConnection(port: server.port, timeout: 1) == nil)
-            let after = try await EventStreamTests.settledCounts(to: before)
+            let after = try await EventStreamTests.settledCounts(to: before, port: port)
             #expect(after.leavesNothingBeyond(before), "\(before) then \(after)")
         }
 

@@ -7,6 +7,10 @@ struct ControlConnection {
     /// Bytes waiting to be written beyond which a client that does not read
     /// is dropped: its events must not grow the player's memory.
     static let outboxLimit = 1 << 20
+    /// Bytes waiting beyond which the client's requests are not read until
+    /// it has read its replies: a client that sends without reading is
+    /// slowed down, not dropped (only events can reach `outboxLimit`).
+    static let readLimit = 256 << 10
 
     var splitter = LineSplitter()
     /// Written from `written` on; compacted once the front half is sent.
@@ -26,6 +30,9 @@ struct ControlConnection {
     var isNeeded: Bool { !finishedSending || hasOutput || subscription != nil }
 
     var hasOutput: Bool { written < outbox.count }
+
+    /// Whether to read more requests now.
+    var wantsInput: Bool { !finishedSending && outbox.count - written < Self.readLimit }
 
     /// Queues `line` and its line break; false (and `overflowed`) when the
     /// client has fallen too far behind.

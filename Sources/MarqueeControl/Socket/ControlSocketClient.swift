@@ -1,9 +1,11 @@
 import Glibc
 
 /// A connection to a player's control socket, for `marquee ctl`: sends
-/// request lines, reads reply and event lines. Blocking; one thread. Owns
-/// the descriptor.
-public final class ControlSocketClient {
+/// request lines, reads reply and event lines. Blocking. Owns the descriptor.
+///
+/// `@unchecked Sendable`: one thread at a time uses it (it may be handed
+/// from one to another, as a test does); its line buffer is not locked.
+public final class ControlSocketClient: @unchecked Sendable {
     private let socket: ClientSocket
     private let path: String
     private var splitter = LineSplitter(maximumLength: 1 << 22)
@@ -30,7 +32,12 @@ public final class ControlSocketClient {
     /// Sends one line (a line break is added).
     /// - Throws: `SocketError` naming `send` (the player went away).
     public func send(_ line: String) throws(SocketError) {
-        let bytes = Array((line + "\n").utf8)
+        try send(bytes: Array((line + "\n").utf8))
+    }
+
+    /// Sends bytes as they are (a test's malformed lines, not UTF-8 ones among them).
+    /// - Throws: `SocketError` naming `send`.
+    public func send(bytes: [UInt8]) throws(SocketError) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { Glibc.send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

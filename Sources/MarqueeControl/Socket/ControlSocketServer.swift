@@ -12,8 +12,9 @@ import Synchronization
 /// a timeout only while a connection has a status event due, so an idle
 /// socket costs nothing. Commands run on that thread through the shared
 /// `CommandExecutor` (they start things and return). Events come from any
-/// thread through `broadcast`. A client that stops reading is dropped once
-/// 1 MiB waits for it; a connection beyond `connectionLimit` is told so and
+/// thread through `broadcast`. A client that sends requests without reading
+/// the replies is not read until it does; one that stops reading its events
+/// is dropped once 1 MiB waits for it; a connection beyond `connectionLimit` is told so and
 /// closed. A connection's descriptor is closed when it ends, by the peer or
 /// by the server: nothing outlives it.
 public final class ControlSocketServer: Sendable {
@@ -113,8 +114,9 @@ public final class ControlSocketServer: Sendable {
                                pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
             let (running, timeout) = state.withLock { state -> (Bool, Int32) in
                 for (descriptor, client) in state.clients {
-                    // A client that has finished sending is readable (at its end) for good: only its hang-up is watched.
-                    let events = (client.connection.finishedSending ? 0 : POLLIN) | (client.connection.hasOutput ? POLLOUT : 0)
+                    // A client that has finished sending is readable (at its end) for good: only its hang-up is
+                    // watched; one with many replies unread is read again once it has read them.
+                    let events = (client.connection.wantsInput ? POLLIN : 0) | (client.connection.hasOutput ? POLLOUT : 0)
                     descriptors.append(pollfd(fd: descriptor, events: Int16(events), revents: 0))
                 }
                 return (state.running, Self.timeout(until: state.clients.values.compactMap(\.connection.nextStatus).min()))
@@ -195,7 +197,8 @@ public final class ControlSocketServer: Sendable {
             }
             let pieces = state.withLock { $0.clients[descriptor]?.connection.splitter.feed(buffer[..<count]) } ?? []
             for piece in pieces { answer(piece, from: descriptor) }
-            if count < buffer.count { return true }
+            let more = state.withLock { $0.clients[descriptor]?.connection.wantsInput ?? false }
+            if count < buffer.count || !more { return true }
         }
     }
 

@@ -7,10 +7,11 @@ extension RequestDispatcher {
     /// (`*context` still NULL), once per piece of body with the piece in
     /// `upload`/`size`, and once more with `*size` 0 when the request is
     /// whole; an answer can be queued only in the first call or the last.
-    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, size, context in
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, upload, size, context in
         guard let cls, let connection, let url, let method, let size, let context else { return .NO }
         let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue()
-        return dispatcher.access(connection, url: url, method: method, upload: upload, size: size, context: context) ? .YES : .NO
+        return dispatcher.access(connection, url: url, method: method, version: version.map { String(cString: $0) } ?? "",
+                                 upload: upload, size: size, context: context) ? .YES : .NO
     }
 
     /// MHD_RequestCompletedCallback: the request is over, answered or not.
@@ -43,7 +44,7 @@ extension RequestDispatcher {
         }
     }
 
-    private func access(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+    private func access(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: String,
                         upload: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
                         context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> Bool {
         guard let stored = context.pointee else {
@@ -52,7 +53,7 @@ extension RequestDispatcher {
                                       headers: Self.headers(of: connection), peer: Self.peer(of: connection))
             let pending = PendingRequest(request, maximumBodyBytes: limits.maximumBodyBytes)
             context.pointee = Unmanaged.passRetained(pending).toOpaque()
-            guard let refusal = refusal(before: request) else { return true }
+            guard let refusal = refusal(before: request, version: version) else { return true }
             return send(refusal, on: connection, for: request)
         }
         let pending = Unmanaged<PendingRequest>.fromOpaque(stored).takeUnretainedValue()

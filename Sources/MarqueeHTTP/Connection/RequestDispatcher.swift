@@ -16,11 +16,13 @@ final class RequestDispatcher: Sendable {
     let streams = OpenEventStreams()
     private let handler: any HTTPHandler
     private let token: BearerToken?
+    private let openPaths: Set<String>
     let log: @Sendable (String) -> Void
 
-    init(handler: any HTTPHandler, token: String?, limits: HTTPLimits, log: @escaping @Sendable (String) -> Void) {
+    init(handler: any HTTPHandler, token: String?, openPaths: Set<String>, limits: HTTPLimits, log: @escaping @Sendable (String) -> Void) {
         self.handler = handler
         self.token = BearerToken(token)
+        self.openPaths = openPaths
         self.limits = limits
         self.log = log
         // A second past MHD's own timeout, so that a silent connection (an idle
@@ -31,8 +33,12 @@ final class RequestDispatcher: Sendable {
 
     /// The first access-handler call, once the request line and headers are
     /// in: an answer to send before any body is read, or nil to read it.
-    func refusal(before request: HTTPRequest) -> HTTPResponse? {
-        if let token {
+    func refusal(before request: HTTPRequest, version: String) -> HTTPResponse? {
+        // RFC 9112 3.2: a server must answer an HTTP/1.1 request without Host with a 400 (MHD lets it through).
+        if version == "HTTP/1.1", request.headers["host"] == nil {
+            return .text(400, "400 an HTTP/1.1 request needs a Host field")
+        }
+        if let token, !(request.method == "GET" && openPaths.contains(request.path)) {
             let verdict = token.check(authorization: request.headers["authorization"])
             if verdict != .accepted { return BearerToken.refusal(verdict) }
         }

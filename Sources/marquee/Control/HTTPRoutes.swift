@@ -1,5 +1,6 @@
 import Foundation
 import Marquee
+import MarqueeConfig
 import MarqueeControl
 import MarqueeHTTP
 

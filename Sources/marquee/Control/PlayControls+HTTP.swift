@@ -11,6 +11,8 @@ extension PlayControls {
         guard !settings.listen.isEmpty else { return }
         do {
             var configuration = try HTTPServerConfiguration(listen: settings.listen)
+            // The status page holds no data; its script sends the token with what it asks for.
+            configuration.openPaths = ["/"]
             if !settings.tokenFile.isEmpty { configuration.token = try Self.secret(resolved(settings.tokenFile), what: "token_file") }
             if !settings.certFile.isEmpty {
                 configuration.tls = (certificatePEM: try Self.secret(resolved(settings.certFile), what: "cert_file"),

@@ -4,7 +4,7 @@ import Synchronization
 
 /// How the display composes a picture (gravity, rotation and background),
 /// for a screenshot that shows what the display shows.
-struct ScreenLayout: Sendable {
+final class ScreenLayout: Sendable {
     let gravity: VideoGravity
     /// Clockwise degrees; nil follows the picture's own orientation.
     let rotation: Int?
