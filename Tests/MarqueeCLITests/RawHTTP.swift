@@ -98,24 +98,3 @@ final class SlowClient: @unchecked Sendable {
     deinit { stopped.deallocate() }
 }
 
-/// A command running in the background whose standard output is kept.
-final class BackgroundCommand {
-    private let process = Process()
-    private let output: String
-
-    init(_ executable: String, _ arguments: [String]) throws {
-        output = FileManager.default.temporaryDirectory.appendingPathComponent("background-\(UUID().uuidString)").path
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        process.executableURL = URL(fileURLWithPath: try Command.which(executable))
-        process.arguments = arguments
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    /// Waits for it to end; what it wrote on standard output.
-    func wait() -> String {
-        process.waitUntilExit()
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    }
-}

@@ -209,7 +209,40 @@ import Testing
         #expect(lines.count == 1 && lines[0].contains("no/such/folder/control.sock: bind: No such file or directory"), "\(lines)")
     }
 
+    /// `marquee ctl` against the socket: a reply printed (a string as it is,
+    /// anything else as JSON), a refused command on stderr with exit 1, a
+    /// typo a usage error with a hint (exit 2) without a round trip, no
+    /// player a clear line; `--follow` prints the events of another
+    /// client's pause.
+    @Test func theCtlClientPrintsRepliesAndFollowsEvents() async throws {
+        let player = try await SocketPlayer()
+        let socket = ["--socket", player.socket]
+        let state = try MarqueeExecutable.run(["ctl"] + socket + ["get", "state"], timeout: 10)
+        #expect(state.status == 0 && state.stdout == "playing\n", "\(state)")
+        let item = try MarqueeExecutable.run(["ctl"] + socket + ["get", "item"], timeout: 10)
+        #expect(item.status == 0 && item.stdout.hasPrefix("{\"index\":1,"), "\(item)")
+        let seek = try MarqueeExecutable.run(["ctl"] + socket + ["seek", "-1"], timeout: 10)
+        #expect(seek.status == 0 && seek.stdout == "ok\n", "\(seek)")
+        let refused = try MarqueeExecutable.run(["ctl"] + socket + ["goto", "9"], timeout: 10)
+        #expect(refused.status == 1 && refused.stderr == "marquee: ctl: goto: no item 9; the playlist has 2\n", "\(refused)")
+        let typo = try MarqueeExecutable.run(["ctl"] + socket + ["get", "volum"], timeout: 10)
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean 'volume'?"), "\(typo)")
+        let nobody = try MarqueeExecutable.run(["ctl", "--socket", "\(player.folder)/none.sock", "status"], timeout: 10)
+        #expect(nobody.status == 1 && nobody.stderr.contains("none.sock: connect: No such file or directory"), "\(nobody)")
+
+        let follow = try BackgroundCommand(MarqueeExecutable.path, ["ctl"] + socket + ["--follow", "observe", "state"])
+        usleep(500_000)
+        let pause = try MarqueeExecutable.run(["ctl"] + socket + ["pause"], timeout: 10)
+        #expect(pause.status == 0)
+        usleep(500_000)
+        let printed = follow.stop()
+        #expect(printed.hasPrefix("observing state\n"), "\(printed)")
+        #expect(printed.contains(#"{"event":"state","state":"paused"}"#), "\(printed)")
+        #expect(try await player.quit() == 0)
+    }
+
     static func count(_ folder: String) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1
     }
 }
+

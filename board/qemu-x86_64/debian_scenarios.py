@@ -315,6 +315,12 @@ if [ ! -e /var/lib/marquee-board-first-boot ]; then
     echo "as-someone: $(runuser -u someone -- marquee ctl get state 2>&1)"
     usermod -a -G marquee someone
     echo "someone-in-group: $(runuser -u someone -- marquee ctl get state 2>&1)"
+    # The HTTP screenshot against the display's own scan-out (QMP), paused on one frame.
+    marquee ctl pause >/dev/null
+    sleep 2
+    shot paused
+    curl -s -o /mnt/host/screenshot.png -w 'screenshot: %{http_code}\n' http://127.0.0.1:8080/screenshot.png
+    marquee ctl play >/dev/null
     # All of the above on the disk: only the playlist writes are cut.
     sync
     # A stream of playlist writes, A and B in turn, cut by the power in the middle of it.
@@ -348,8 +354,9 @@ def scenario_debian_control(board, out):
     overlay = os.path.join(share, "disk.qcow2")
     try:
         make_clip(share)
-        for name in ("a.mp4", "b.mp4"):
-            shutil.copy(os.path.join(share, "clip.mp4"), os.path.join(share, name))
+        shutil.copy(os.path.join(share, "clip.mp4"), os.path.join(share, "b.mp4"))
+        # a.mp4, the first item, plays while paused for the screenshot: a pattern, so a wrong place or scale shows.
+        kms.make_still(share, name="a.mp4")
         command = (f"PLAYLIST_A='{PLAYLISTS['A']}'\nPLAYLIST_B='{PLAYLISTS['B']}'\n{CONTROL_COMMAND}")
         options = ["--image", "debian", "--disk", overlay, "--display", "bochs", "--audio", "none", "--share", share, "--timeout", "300"]
         rc, stdout, stderr, result = board.run_board(os.path.join(out, "boot1"), options, command, timeout=360)
@@ -360,6 +367,11 @@ def scenario_debian_control(board, out):
         board.expect_ok(rc, stdout, stderr)
         second, context2 = guest_facts(stdout)
         context += context2
+        board.check(first.get("screenshot") == "200", f"GET /screenshot.png: {first.get('screenshot')!r}{context}")
+        scanned = os.path.join(out, "boot1", "paused.png")
+        raw = os.path.join(share, "screenshot.rgb")
+        kms.ffmpeg("-i", os.path.join(share, "screenshot.png"), "-f", "rawvideo", "-pix_fmt", "rgb24", raw)
+        screenshot_psnr = kms.psnr(board, scanned, open(raw, "rb").read())
     finally:
         shutil.rmtree(share)
     board.check("gave up" not in context, f"a wait gave up{context}")
@@ -375,7 +387,8 @@ def scenario_debian_control(board, out):
     expected = [path for path in json.loads(PLAYLISTS[which])["playlist"]]
     playing = [entry["source"] for entry in json.loads(second.get("playing", "[]"))]
     board.check(playing == expected, f"the next boot plays {playing}, saved {expected}{context}")
-    return (f"socket {first.get('socket')}, marquee and its group in, another user refused; "
+    board.check(screenshot_psnr >= 40, f"the HTTP screenshot is {screenshot_psnr:.1f} dB from the display's scan-out{context}")
+    return (f"screenshot {screenshot_psnr:.1f} dB from the scan-out; socket {first.get('socket')}, marquee and its group in, another user refused; "
             f"{writes} playlist writes, then the power cut; next boot: playlist {which} whole and playing; "
             f"state folder: {second.get('left', '').strip()}")
 
