@@ -44,10 +44,7 @@ struct CtlCommand: Subcommand {
             if !words.isEmpty { status = try exchange(words, on: client, id: 1) }
             guard follow else { return status }
             if words.first != "observe" { _ = try exchange(["observe"], on: client, id: 2, quiet: true) }
-            while let line = try client.readLine() {
-                // Each event as it comes, also into a pipe.
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            }
+            while let line = try client.readLine() { Self.print(line) }
             return status
         } catch {
             Diagnostics.error("ctl: \(error)")
@@ -69,11 +66,17 @@ struct CtlCommand: Subcommand {
                 Diagnostics.error("ctl: \(message)")
                 return 1
             }
-            if !quiet { print(Self.text(reply["result"] ?? .null)) }
+            if !quiet { Self.print(Self.text(reply["result"] ?? .null)) }
             return 0
         }
         Diagnostics.error("ctl: \(socket): the player closed the connection without a reply")
         return 1
+    }
+
+    /// One line on stdout at once, unbuffered: also into a pipe, which a
+    /// follower is usually stopped in with SIGINT.
+    private static func print(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// A string result as it is ("ok"), anything else as JSON.
