@@ -143,10 +143,8 @@ def scenario_debian(board, out):
             f"{blame.strip()}; screen {centre}; upgrade kept the conffile; purge: /etc/marquee gone, user kept; {lint}")
 
 
-# The player under the image's systemd (issue 20, must-show 1-4), one boot.
-# The clip is a colour; the splash another; the screen's centre says which is up.
-SPLASH = (200, 40, 120)
-SERVICE_COMMAND = r"""
+# Shell functions the Debian scenarios' guest commands use.
+GUEST_HELPERS = r"""
 prop() { systemctl show -p "$1" --value marquee; }
 now() { cut -d' ' -f1 /proc/uptime; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -158,6 +156,12 @@ wait_for() {
         sleep 0.2
     done
 }
+"""
+
+# The player under the image's systemd (issue 20, must-show 1-4), one boot.
+# The clip is a colour; the splash another; the screen's centre says which is up.
+SPLASH = (200, 40, 120)
+SERVICE_COMMAND = GUEST_HELPERS + r"""
 active() { [ "$(prop ActiveState)" = active ]; }
 systemctl is-system-running --wait >/dev/null
 # 1. Boot: the media folder does not exist, so the player settles into waiting.
@@ -290,15 +294,7 @@ def scenario_debian_service(board, out):
 # stream of playlist writes, and the next boot.
 PLAYLISTS = {"A": '{"playlist":["/srv/marquee/media/a.mp4"]}',
              "B": '{"playlist":["/srv/marquee/media/b.mp4","/srv/marquee/media/a.mp4"]}'}
-CONTROL_COMMAND = r"""
-prop() { systemctl show -p "$1" --value marquee; }
-wait_for() {
-    i=0
-    until eval "$1"; do
-        i=$((i + 1)); [ $i -lt $(($2 * 5)) ] || { echo "gave up after $2 s waiting for: $1"; return 1; }
-        sleep 0.2
-    done
-}
+CONTROL_COMMAND = GUEST_HELPERS + r"""
 systemctl is-system-running --wait >/dev/null
 if [ ! -e /var/lib/marquee-board-first-boot ]; then
     touch /var/lib/marquee-board-first-boot

@@ -42,15 +42,8 @@ public final class StdinControlSource: Sendable {
     public func handle(_ piece: LineSplitter.Piece) {
         let request: ControlRequest
         do throws(ControlRequest.Failure) {
-            switch piece {
-            case .line(let line):
-                guard let parsed = try ControlRequest.parse(line, format: format) else { return }
-                request = parsed
-            case .notUTF8:
-                throw ControlRequest.Failure(id: nil, error: ControlError("line is not valid UTF-8"))
-            case .tooLong:
-                throw ControlRequest.Failure(id: nil, error: ControlError("line too long (more than \(ControlRequest.maximumLineLength) bytes)"))
-            }
+            guard let parsed = try ControlRequest.parse(piece, format: format) else { return }
+            request = parsed
         } catch {
             replies.write(ControlReply(id: error.id, outcome: .failure(error.error)).line(format))
             return

@@ -47,6 +47,16 @@ public struct ControlRequest: Sendable, Equatable {
         }
     }
 
+    /// Reads one piece a `LineSplitter` cut: a line as `parse(_:format:)`
+    /// does; a line that is not UTF-8 or too long is a failure saying so.
+    public static func parse(_ piece: LineSplitter.Piece, format: CommandFormat) throws(Failure) -> ControlRequest? {
+        switch piece {
+        case .line(let line): return try parse(line, format: format)
+        case .notUTF8: throw Failure(id: nil, error: ControlError("line is not valid UTF-8"))
+        case .tooLong: throw Failure(id: nil, error: ControlError("line too long (more than \(maximumLineLength) bytes)"))
+        }
+    }
+
     public struct Failure: Error, Sendable, Equatable {
         public let id: JSONValue?
         public let error: ControlError

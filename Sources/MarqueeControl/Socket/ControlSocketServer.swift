@@ -205,15 +205,8 @@ public final class ControlSocketServer: Sendable {
     private func answer(_ piece: LineSplitter.Piece, from descriptor: Int32) {
         let request: ControlRequest
         do throws(ControlRequest.Failure) {
-            switch piece {
-            case .line(let line):
-                guard let parsed = try ControlRequest.parse(line, format: .json) else { return }
-                request = parsed
-            case .notUTF8:
-                throw ControlRequest.Failure(id: nil, error: ControlError("line is not valid UTF-8"))
-            case .tooLong:
-                throw ControlRequest.Failure(id: nil, error: ControlError("line too long (more than \(ControlRequest.maximumLineLength) bytes)"))
-            }
+            guard let parsed = try ControlRequest.parse(piece, format: .json) else { return }
+            request = parsed
         } catch {
             reply(ControlReply(id: error.id, outcome: .failure(error.error)), to: descriptor)
             return
