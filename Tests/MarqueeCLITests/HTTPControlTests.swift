@@ -189,8 +189,9 @@ import Testing
     }
 
     /// 1,000 malformed and oversized requests on raw sockets, and six slow
-    /// clients sending a byte a second against the connection limit: each
-    /// request is answered (4xx) or cut by a limit, the player drops no
+    /// clients sending a byte a second, holding 6 of the 8 connections one
+    /// address may have: each request is answered (4xx) or cut by a limit,
+    /// the slow clients are cut by the request deadline, the player drops no
     /// frame, and its descriptors are back where they were.
     @Test func malformedAndSlowRequestsDoNotDisturbThePlayer() throws {
         let clip = try Self.clip()
@@ -199,6 +200,7 @@ import Testing
         usleep(500_000)
         let fds = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.player.pid)/fd").count) ?? -1 }
         let before = fds()
+        let started = Date()
         let slow = (0..<6).map { _ in SlowClient(port: server.port) }
         var generator = SeededGenerator(seed: 21)
         var answered = 0, cut = 0, wrong: [String] = []
@@ -213,6 +215,12 @@ import Testing
         print("1000 malformed requests: \(answered) answered 4xx, \(cut) cut by a limit")
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
         #expect(answered > 500)
+        // A request must arrive whole within the idle limit (10 s) and a second: the slow ones are cut.
+        let cutBy = started.addingTimeInterval(14)
+        while !slow.allSatisfy(\.wasCut), Date() < cutBy { usleep(100_000) }
+        let allCut = slow.allSatisfy(\.wasCut)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(allCut, "slow clients still connected \(elapsed) s in")
         slow.forEach { $0.stop() }
         let stats = try server.json("/status")
         #expect(stats["framesDropped"] as? Int == 0, "\(stats)")

@@ -73,21 +73,30 @@ final class SlowClient: @unchecked Sendable {
     private let socket: Int32?
     private let stopped = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     private let done = DispatchSemaphore(value: 0)
+    /// Set (1) when the server closed the connection under it.
+    private let cut = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     init(port: UInt16) {
         socket = Loopback.connect(port: port, timeout: 1)
         stopped.initialize(to: 0)
+        cut.initialize(to: 0)
         Thread { [self] in
             defer { done.signal() }
             guard let socket else { return }
             for byte in Array("GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: \(String(repeating: "z", count: 100))".utf8) {
                 if stopped.pointee != 0 { return }
                 var value = byte
-                if send(socket, &value, 1, Int32(MSG_NOSIGNAL)) <= 0 { return }
+                if send(socket, &value, 1, Int32(MSG_NOSIGNAL)) <= 0 {
+                    cut.pointee = 1
+                    return
+                }
                 sleep(1)
             }
         }.start()
     }
+
+    /// Whether the server has cut the connection (seen at the next byte sent).
+    var wasCut: Bool { cut.pointee != 0 }
 
     func stop() {
         stopped.pointee = 1
@@ -95,6 +104,9 @@ final class SlowClient: @unchecked Sendable {
         if let socket { close(socket) }
     }
 
-    deinit { stopped.deallocate() }
+    deinit {
+        stopped.deallocate()
+        cut.deallocate()
+    }
 }
 
