@@ -153,6 +153,38 @@ import Testing
         #expect(fade.playback.transition == .fade && fade.playback.transitionMs == 1000)
     }
 
+    /// Issue 21: the control socket and HTTP keys. A listen address that is
+    /// not a numeric ADDRESS:PORT, one beyond loopback without a token or
+    /// without TLS, and half of TLS are each one error at its place; a
+    /// loopback listener needs neither.
+    @Test func theControlChannelsKeysAreChecked() throws {
+        let good = try MarqueeConfiguration.parse("""
+            [playback]
+            media_roots = ["media", "/srv/marquee/media"]
+            [controls.socket]
+            path = "/run/marquee/control.sock"
+            [controls.http]
+            listen = "[::1]:8080"
+            playlist_file = "saved.json"
+            """)
+        #expect(good.playback.mediaRoots == ["media", "/srv/marquee/media"])
+        #expect(good.controls.socket.path == "/run/marquee/control.sock")
+        #expect(good.controls.http.listen == "[::1]:8080" && good.controls.http.listensOnLoopback)
+        #expect(good.controls.http.playlistFile == "saved.json")
+        for listen in ["localhost:8080", "127.0.0.1", "127.0.0.1:99999", "[::1:8080", "300.1.1.1:80"] {
+            let found = Self.problems("[controls.http]\nlisten = \"\(listen)\"")
+            #expect(found.map(\.location) == [SourceLocation(line: 2, column: 10)], "\(listen)")
+            #expect(found.first?.message.hasPrefix("controls.http.listen: '\(listen)' is not a numeric ADDRESS:PORT") == true, "\(found)")
+        }
+        let open = Self.problems("[controls.http]\nlisten = \"0.0.0.0:8443\"\ntoken_file = \"token\"")
+        #expect(open.map(\.message) == ["controls.http.listen: listening on '0.0.0.0:8443', beyond loopback, needs cert_file and key_file (TLS); refusing to start without"])
+        let half = Self.problems("[controls.http]\nlisten = \"127.0.0.1:8443\"\ncert_file = \"c.pem\"")
+        #expect(half.map(\.location) == [SourceLocation(line: 3, column: 13)])
+        #expect(half.map(\.message) == ["controls.http.cert_file: TLS needs both cert_file and key_file"])
+        let roots = Self.problems("[playback]\nmedia_roots = \"/srv\"")
+        #expect(roots.map(\.message) == ["playback.media_roots: expected an array of strings, found a string"])
+    }
+
     @Test func namesAreCheckedWithSuggestions() {
         let found = Self.problems("""
             [dispaly]

@@ -81,7 +81,8 @@ extension MarqueeConfiguration.HTTPControl {
         reader.finish()
         guard !listen.isEmpty, let value = reader.table["listen"] else { return }
         guard Self.host(of: listen) != nil else {
-            reader.error("listen", "'\(listen)' is not HOST:PORT (\"127.0.0.1:8080\", \"[::1]:8080\", \"0.0.0.0:8443\")", at: value.location)
+            reader.error("listen", "'\(listen)' is not a numeric ADDRESS:PORT (\"127.0.0.1:8080\", \"[::1]:8080\", \"0.0.0.0:8443\")",
+                         at: value.location)
             return
         }
         if certFile.isEmpty != keyFile.isEmpty, let given = reader.table[certFile.isEmpty ? "key_file" : "cert_file"] {

@@ -126,7 +126,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     /// `[controls.http]`: the HTTP API (status, commands, events, a
     /// screenshot, the playlist) and a status page.
     public struct HTTPControl: Sendable, Equatable {
-        /// "HOST:PORT" to listen on ("127.0.0.1:8080", "[::1]:8080",
+        /// "ADDRESS:PORT" (numeric) to listen on ("127.0.0.1:8080", "[::1]:8080",
         /// "0.0.0.0:8443"); "" for none. Anything but loopback needs
         /// `tokenFile` and TLS (`certFile`, `keyFile`).
         public var listen = ""
@@ -140,19 +140,25 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// $STATE_DIRECTORY (systemd's StateDirectory), else none.
         public var playlistFile = ""
 
-        /// Whether `listen` names a loopback address (127.0.0.0/8, ::1, localhost).
+        /// Whether `listen` names a loopback address (127.0.0.0/8, ::1).
         public var listensOnLoopback: Bool {
             guard let host = Self.host(of: listen) else { return false }
-            return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+            return host == "::1" || host.hasPrefix("127.")
         }
 
-        /// The host of "HOST:PORT" or "[HOST]:PORT"; nil when it is not of that form.
+        /// The numeric host of "IPV4:PORT" or "[IPV6]:PORT"; nil when it is
+        /// not of that form (names are not looked up: which address
+        /// "localhost" means is the resolver's to say, not the file's).
         static func host(of listen: String) -> String? {
             guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
                   (0...65_535).contains(port) else { return nil }
-            var host = String(listen[..<colon])
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            return host.isEmpty ? nil : host
+            let host = String(listen[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") {
+                let inner = host.dropFirst().dropLast()
+                return !inner.isEmpty && inner.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) ? String(inner) : nil
+            }
+            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts.allSatisfy({ UInt8($0) != nil }) ? host : nil
         }
     }
 
