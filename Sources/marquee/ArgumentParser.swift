@@ -30,6 +30,13 @@ struct ArgumentParser {
         return value
     }
 
+    /// Every value of an option that may be given more than once (`--at 1 --at 5`), in order.
+    mutating func options(_ name: String) throws -> [String] {
+        var values: [String] = []
+        while let value = try option(name) { values.append(value) }
+        return values
+    }
+
     mutating func option<T: LosslessStringConvertible>(_ name: String, as type: T.Type) throws -> T? {
         guard let text = try option(name) else { return nil }
         guard let value = T(text) else { throw UsageError("\(name): '\(text)' is not a valid \(T.self)") }

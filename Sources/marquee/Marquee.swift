@@ -6,7 +6,8 @@ import Marquee
 struct MarqueeCommandLine {
     static let commands: [CommandEntry] = [CommandEntry(InfoCommand.self), CommandEntry(PlayCommand.self), CommandEntry(DisplaysCommand.self),
                                           CommandEntry(CheckConfigCommand.self), CommandEntry(HwdecCommand.self),
-                                          CommandEntry(CtlCommand.self), CommandEntry(CompletionCommand.self)]
+                                          CommandEntry(CtlCommand.self), CommandEntry(ThumbnailCommand.self),
+                                          CommandEntry(CompletionCommand.self)]
 
     static func main() async {
         let libavLog = ProcessInfo.processInfo.environment["MARQUEE_LIBAV_LOG"].flatMap(Libav.LogLevel.init(name:))

@@ -30,6 +30,12 @@ public final class ScreenCapture {
         _ = try output.present(rendered, of: picture, at: time)
     }
 
+    /// PNG bytes of any software frame (an `ImageGenerator` picture).
+    /// - Throws: `FFmpegError` from the converter or the encoder.
+    public func png(of frame: VideoFrame) throws -> [UInt8] {
+        try encoder.encode(frame)
+    }
+
     /// PNG bytes of an RGB picture (`width` x `height`, 3 bytes a pixel, rows
     /// packed), scaled to `scaledWidth` pixels across (the height in
     /// proportion) when given.
