@@ -11,10 +11,10 @@ public struct ControlEvent: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// A status event: the fields `status` answers with.
-    public init(status: PlaybackStatus) {
-        guard case .object(let fields) = status.json else { preconditionFailure("a status is an object") }
-        self.init(.status, fields: fields)
+    /// An event that carries the fields `status` answers with (a status
+    /// event, an item event).
+    public init(_ kind: EventSubscription.Kind, status: PlaybackStatus) {
+        self.init(kind, fields: status.fields)
     }
 
     /// The JSON line, without its line break.

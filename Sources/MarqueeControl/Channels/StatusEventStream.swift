@@ -22,7 +22,7 @@ public final class StatusEventStream: Sendable {
         let source: (any DispatchSourceTimer)? = interval > 0 ? DispatchSource.makeTimerSource(queue: DispatchQueue(label: "marquee.status-events")) : nil
         if let source {
             source.schedule(deadline: .now() + interval, repeating: interval)
-            source.setEventHandler { [self] in post(ControlEvent(status: target.status)) }
+            source.setEventHandler { [self] in post(ControlEvent(.status, status: target.status)) }
             source.resume()
         }
         let old = timer.withLock { current in

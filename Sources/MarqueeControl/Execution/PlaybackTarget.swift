@@ -31,7 +31,7 @@ extension PlaybackTarget {
     /// The properties a `PlaybackStatus` holds; nil for the others.
     public func statusValue(of property: PlayerProperty) -> JSONValue? {
         let status = self.status
-        guard case .object(let fields) = status.json else { return nil }
+        let fields = status.fields
         switch property {
         case .status: return status.json
         case .item:
@@ -105,7 +105,10 @@ public struct PlaybackStatus: Sendable, Equatable {
     }
 
     /// The JSON object form; `item` counts from 1 like `goto`.
-    public var json: JSONValue {
+    public var json: JSONValue { .object(fields) }
+
+    /// The JSON object's members, for replies and events that carry them with more.
+    public var fields: [String: JSONValue] {
         var members: [String: JSONValue] = [
             "state": .string(state.rawValue), "items": .integer(Int64(count)), "time": .number(Self.rounded(time)),
             "rate": .number(rate), "volume": .number(volume), "muted": .bool(muted), "loop": .string(loop.rawValue),
@@ -118,7 +121,7 @@ public struct PlaybackStatus: Sendable, Equatable {
         members["bufferEmpty"] = .bool(bufferEmpty)
         members["likelyToKeepUp"] = .bool(likelyToKeepUp)
         members["stalls"] = .integer(Int64(stalls))
-        return .object(members)
+        return members
     }
 
     /// Milliseconds are plenty for a status line.

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// One client of the control socket as state, with no I/O: the bytes it
 /// sent that do not make a line yet, what is waiting to be written to it,
@@ -17,8 +18,8 @@ struct ControlConnection {
     private(set) var outbox: [UInt8] = []
     private var written = 0
     var subscription: EventSubscription?
-    /// When the next status event is due, on CLOCK_MONOTONIC seconds.
-    var nextStatus: Double?
+    /// When its status events are due, while it observes them.
+    var statusSchedule: StatusSchedule?
     /// Over `outboxLimit`: the connection is closed.
     private(set) var overflowed = false
     /// The client has finished sending (shut down its side, as `socat`
@@ -50,9 +51,9 @@ struct ControlConnection {
     }
 
     /// Starts or replaces what the connection observes, at `now`.
-    mutating func observe(_ subscription: EventSubscription?, now: Double) {
+    mutating func observe(_ subscription: EventSubscription?, now: HostTime) {
         self.subscription = subscription
-        nextStatus = subscription?.statusInterval.map { now + $0 }
+        statusSchedule = subscription?.statusInterval.map { StatusSchedule(every: $0, from: now) }
     }
 
     /// Whether the connection wants `event`.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MarqueeCore
 import Synchronization
 
 /// The control socket (`[controls.socket]`): newline-delimited JSON
@@ -39,6 +40,7 @@ public final class ControlSocketServer: Sendable {
     private let log: @Sendable (String) -> Void
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
+    private let clock = MonotonicClock()
 
     /// Binds the socket; serving starts with `start()`.
     /// - Parameters:
@@ -79,14 +81,16 @@ public final class ControlSocketServer: Sendable {
 
     /// Stops serving: queued replies get one last try, every connection is
     /// closed and the thread ends. Returns once it has (at once when called
-    /// on the socket's own thread, by a command). The socket file goes with
-    /// the server.
+    /// on the socket's own thread, by a command). The socket file is removed
+    /// here, not left to the server's release, which may come after the
+    /// process has exited.
     public func stop() {
         let (wasRunning, onOwnThread) = state.withLock { state -> (Bool, Bool) in
             defer { state.running = false }
             return (state.running, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
         guard wasRunning else { return }
+        listener.removeFile()
         wake.raise()
         if !onOwnThread { finished.wait() }
     }
@@ -119,7 +123,7 @@ public final class ControlSocketServer: Sendable {
                     let events = (client.connection.wantsInput ? POLLIN : 0) | (client.connection.hasOutput ? POLLOUT : 0)
                     descriptors.append(pollfd(fd: descriptor, events: Int16(events), revents: 0))
                 }
-                return (state.running, Self.timeout(until: state.clients.values.compactMap(\.connection.nextStatus).min()))
+                return (state.running, pollTimeout(until: state.clients.values.compactMap(\.connection.statusSchedule?.due).min()))
             }
             guard running else { break }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -143,15 +147,9 @@ public final class ControlSocketServer: Sendable {
     }
 
     /// poll's timeout in milliseconds until `deadline` (-1: none).
-    private static func timeout(until deadline: Double?) -> Int32 {
+    private func pollTimeout(until deadline: HostTime?) -> Int32 {
         guard let deadline else { return -1 }
-        return Int32(max(0, min((deadline - now()) * 1000, 60_000)).rounded(.up))
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        return Int32(max(0, min((deadline - clock.now()).secondsDouble * 1000, 60_000)).rounded(.up))
     }
 
     private func acceptWaiting() {
@@ -213,11 +211,11 @@ public final class ControlSocketServer: Sendable {
         }
         switch request.command {
         case .observe(let subscription):
-            state.withLock { $0.clients[descriptor]?.connection.observe(subscription, now: Self.now()) }
+            state.withLock { $0.clients[descriptor]?.connection.observe(subscription, now: clock.now()) }
             let observed = subscription.arguments.joined(separator: " ")
             reply(ControlReply(id: request.id, outcome: .success(.done("observing \(observed)"))), to: descriptor)
         case .unobserve:
-            state.withLock { $0.clients[descriptor]?.connection.observe(nil, now: Self.now()) }
+            state.withLock { $0.clients[descriptor]?.connection.observe(nil, now: clock.now()) }
             reply(ControlReply(id: request.id, outcome: .success(.done(nil))), to: descriptor)
         default:
             executor.handle(request) { reply($0, to: descriptor) }
@@ -245,19 +243,13 @@ public final class ControlSocketServer: Sendable {
     }
 
     private func postDueStatus() {
-        let now = Self.now()
-        let due = state.withLock { state in state.clients.contains { ($0.value.connection.nextStatus ?? .infinity) <= now } }
+        let now = clock.now()
+        let due = state.withLock { state in state.clients.values.contains { $0.connection.statusSchedule.map { $0.due <= now } ?? false } }
         guard due else { return }
-        let line = ControlEvent(status: status()).line
+        let line = ControlEvent(.status, status: status()).line
         state.withLock { state in
-            for key in state.clients.keys {
-                guard let next = state.clients[key]!.connection.nextStatus, next <= now,
-                      let interval = state.clients[key]!.connection.subscription?.statusInterval else { continue }
+            for key in state.clients.keys where state.clients[key]!.connection.statusSchedule?.fire(at: now) == true {
                 state.clients[key]!.connection.queue(line)
-                // On the schedule, without drifting; a late wake-up skips what it missed.
-                var following = next + interval
-                if following <= now { following = now + interval }
-                state.clients[key]!.connection.nextStatus = following
             }
         }
         // Written at the next turn, which comes at once: the descriptors now want POLLOUT.

@@ -46,9 +46,15 @@ final class ListeningSocket: Sendable {
     }
 
     deinit {
+        removeFile()
+        close(descriptor)
+    }
+
+    /// Removes the socket file if it is still this socket's, so no client
+    /// connects to a player that has stopped serving. Safe to repeat.
+    func removeFile() {
         var status = stat()
         if stat(path, &status) == 0, status.st_ino == inode { unlink(path) }
-        close(descriptor)
     }
 
     /// The next waiting connection, non-blocking; nil when none is waiting.

@@ -1,4 +1,5 @@
 import Foundation
+import Marquee
 import MarqueeControl
 import MarqueeHTTP
 import Synchronization
@@ -8,18 +9,29 @@ import Synchronization
 /// event every `statusInterval` seconds when asked (`?status=2`).
 ///
 /// Bounded: a client that reads nothing loses the oldest events past 256,
-/// and is told how many were lost in the next one it gets. Thread-safe.
-final class EventFeedQueue: HTTPEventFeed, @unchecked Sendable {
-    // @unchecked: everything mutable is behind `lock`, a pthread condition's mutex.
+/// and is told how many were lost in the next one it gets. Thread-safe:
+/// the queue is behind a Mutex, and the connection's thread waits on a
+/// `WakeSignal` that `push` and `close` raise.
+final class EventFeedQueue: HTTPEventFeed, Sendable {
     static let capacity = 256
 
-    private var lock = pthread_mutex_t()
-    private var arrived = pthread_cond_t()
-    private var queue: [String] = []
-    private var dropped = 0
-    private var closed = false
-    private var nextStatus: Double?
-    private let statusInterval: Double?
+    private struct State {
+        var queue: [String] = []
+        var dropped = 0
+        var closed = false
+        var schedule: StatusSchedule?
+    }
+
+    /// What `next` does after looking at the state.
+    private enum Turn {
+        case end, idle, status
+        case line(String)
+        case wait(until: HostTime)
+    }
+
+    private let state: Mutex<State>
+    private let arrived = WakeSignal()
+    private let clock = MonotonicClock()
     private let status: @Sendable () -> ControlEvent
     private let onClose: @Sendable (EventFeedQueue) -> Void
 
@@ -27,79 +39,65 @@ final class EventFeedQueue: HTTPEventFeed, @unchecked Sendable {
     ///   - status: the status event, made on the connection's thread when one is due.
     ///   - onClose: called once, when the stream ends, so the producer forgets the feed.
     init(statusInterval: Double?, status: @escaping @Sendable () -> ControlEvent, onClose: @escaping @Sendable (EventFeedQueue) -> Void) {
-        self.statusInterval = statusInterval
+        state = Mutex(State(schedule: statusInterval.map { [clock] in StatusSchedule(every: $0, from: clock.now()) }))
         self.status = status
         self.onClose = onClose
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(&arrived, &attributes)
-        pthread_condattr_destroy(&attributes)
-        pthread_mutex_init(&lock, nil)
-        nextStatus = statusInterval.map { Self.now() + $0 }
-    }
-
-    deinit {
-        pthread_cond_destroy(&arrived)
-        pthread_mutex_destroy(&lock)
     }
 
     /// Queues `event` for the stream (from any thread).
     func push(_ event: ControlEvent) {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        guard !closed else { return }
-        queue.append(event.line)
-        if queue.count > Self.capacity {
-            queue.removeFirst()
-            dropped += 1
+        let queued = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.queue.append(event.line)
+            if state.queue.count > Self.capacity {
+                state.queue.removeFirst()
+                state.dropped += 1
+            }
+            return true
         }
-        pthread_cond_signal(&arrived)
+        if queued { arrived.raise() }
     }
 
     func next(timeout: Duration) -> EventFeedResult {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        let limit = Self.now() + Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let limit = clock.now() + timeout
         while true {
-            if closed { return .end }
-            if !queue.isEmpty {
-                var line = queue.removeFirst()
-                if dropped > 0 {
-                    line = ControlEvent(.error, fields: ["source": .string("events"), "message": .string("\(dropped) events dropped: the stream fell behind")]).line
-                        + "\n" + line
-                    dropped = 0
+            let now = clock.now()
+            let turn = state.withLock { state -> Turn in
+                if state.closed { return .end }
+                if !state.queue.isEmpty {
+                    var line = state.queue.removeFirst()
+                    if state.dropped > 0 {
+                        let lost = ControlEvent(.error, fields: ["source": .string("events"),
+                                                                 "message": .string("\(state.dropped) events dropped: the stream fell behind")])
+                        line = lost.line + "\n" + line
+                        state.dropped = 0
+                    }
+                    return .line(line)
                 }
-                return .data(Array(line.split(separator: "\n").map { "data: \($0)\n\n" }.joined().utf8))
+                if state.schedule?.fire(at: now) == true { return .status }
+                let wakeAt = min(limit, state.schedule?.due ?? limit)
+                return wakeAt <= now ? .idle : .wait(until: wakeAt)
             }
-            let now = Self.now()
-            if let due = nextStatus, due <= now, let interval = statusInterval {
-                nextStatus = max(due + interval, now)
-                pthread_mutex_unlock(&lock)
-                let line = status().line
-                pthread_mutex_lock(&lock)
-                return .event(line)
+            switch turn {
+            case .end: return .end
+            case .idle: return .idle
+            // Made outside the lock: the status reads the player.
+            case .status: return .event(status().line)
+            case .line(let line): return .data(Array(line.split(separator: "\n").map { "data: \($0)\n\n" }.joined().utf8))
+            case .wait(let deadline): arrived.wait(untilMonotonic: deadline)
             }
-            let wakeAt = min(limit, nextStatus ?? limit)
-            if wakeAt <= now { return .idle }
-            var deadline = timespec(tv_sec: Int(wakeAt), tv_nsec: Int((wakeAt - wakeAt.rounded(.down)) * 1e9))
-            pthread_cond_timedwait(&arrived, &lock, &deadline)
         }
     }
 
     func close() {
-        pthread_mutex_lock(&lock)
-        let first = !closed
-        closed = true
-        queue.removeAll()
-        pthread_cond_broadcast(&arrived)
-        pthread_mutex_unlock(&lock)
+        let first = state.withLock { state -> Bool in
+            defer {
+                state.closed = true
+                state.queue.removeAll()
+            }
+            return !state.closed
+        }
+        arrived.raise()
         if first { onClose(self) }
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

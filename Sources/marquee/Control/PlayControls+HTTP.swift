@@ -56,7 +56,7 @@ extension PlayControls {
 
     /// A new `GET /events` stream, fed until it closes.
     func openEventFeed(statusInterval: Double?) -> EventFeedQueue {
-        let feed = EventFeedQueue(statusInterval: statusInterval, status: { [target] in ControlEvent(status: target.status) },
+        let feed = EventFeedQueue(statusInterval: statusInterval, status: { [target] in ControlEvent(.status, status: target.status) },
                                   onClose: { [self] feed in _ = state.withLock { $0.feeds.removeValue(forKey: ObjectIdentifier(feed)) } })
         state.withLock { $0.feeds[ObjectIdentifier(feed)] = feed }
         return feed
@@ -66,7 +66,7 @@ extension PlayControls {
     /// playlist, the display and decoder, drops, A-V offset, uptime and the
     /// latest errors.
     func statusReport() -> JSONValue {
-        guard case .object(var fields) = target.status.json else { return .null }
+        var fields = target.status.fields
         let stats = player.stats.snapshot
         let (items, position) = player.playlist
         let next = position.flatMap { index -> PlayerItem? in

@@ -164,7 +164,7 @@ final class PlayControls: Sendable {
                 player.remove(retiring)
                 state.withLock { $0.retiring = nil }
             }
-            emit(ControlEvent(.item, fields: Self.fields(of: target.status)))
+            emit(ControlEvent(.item, status: target.status))
         case .itemStatusChanged(let item, .failed):
             emit(ControlEvent(.error, fields: ["source": .string(item.asset.source),
                                                "message": .string(item.error.map { "\($0)" } ?? "cannot be played")]))
@@ -225,11 +225,6 @@ final class PlayControls: Sendable {
 
     /// Errors the status page lists.
     static let recentErrorCount = 10
-
-    private static func fields(of status: PlaybackStatus) -> [String: JSONValue] {
-        guard case .object(let fields) = status.json else { return [:] }
-        return fields
-    }
 }
 
 extension ControlCommand {
