@@ -69,7 +69,8 @@ public enum PlaylistResolver {
         return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
     }
 
-    static func absolute(_ entry: String, base: String?) -> String {
+    /// `entry` made absolute against `base` (a relative entry with no base stays as it is).
+    public static func absolute(_ entry: String, base: String?) -> String {
         guard !entry.hasPrefix("/"), let base, !base.isEmpty else { return entry }
         return URL(fileURLWithPath: base).appendingPathComponent(entry).path
     }

@@ -14,10 +14,7 @@ struct MediaRoots: Sendable {
     let roots: [String]
 
     init(_ configured: [String], relativeTo base: String?) {
-        roots = configured.compactMap { root in
-            let absolute = root.hasPrefix("/") || base == nil ? root : "\(base!)/\(root)"
-            return Self.resolve(absolute)
-        }
+        roots = configured.compactMap { Self.resolve(PlaylistResolver.absolute($0, base: base)) }
     }
 
     /// The entry's path made absolute (relative to the first root) and
@@ -34,8 +31,7 @@ struct MediaRoots: Sendable {
         guard let first = roots.first else {
             return .failure(ControlError("no [playback] media_roots are set (or none exists), so no file can be named"))
         }
-        let absolute = path.hasPrefix("/") ? path : "\(first)/\(path)"
-        guard let real = Self.resolve(absolute) else { return .failure(ControlError("'\(path.prefix(200))': no such file or folder")) }
+        guard let real = Self.resolve(PlaylistResolver.absolute(path, base: first)) else { return .failure(ControlError("'\(path.prefix(200))': no such file or folder")) }
         guard roots.contains(where: { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
             return .failure(ControlError("'\(path.prefix(200))' is outside the media roots (\(roots.joined(separator: ", ")))"))
         }

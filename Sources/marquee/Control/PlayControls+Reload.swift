@@ -118,12 +118,6 @@ extension PlayControls {
         case noStore(ControlError)
         /// Saving it failed (the call and the file are named).
         case store(ControlError)
-
-        var message: String {
-            switch self {
-            case .entry(let error), .noStore(let error), .store(let error): error.message
-            }
-        }
     }
 
     /// A playlist sent over a control channel: checked against the media

@@ -29,7 +29,6 @@ extension PlayControls {
 
     /// A path from the configuration file, relative to the file's folder.
     func resolved(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let configPath else { return path }
-        return URL(fileURLWithPath: configPath).deletingLastPathComponent().appendingPathComponent(path).path
+        PlaylistResolver.absolute(path, base: PlaylistLoader.base(configPath))
     }
 }

@@ -24,8 +24,7 @@ struct PlaylistStore: Sendable {
     init?(_ http: MarqueeConfiguration.HTTPControl, configPath: String?,
           environment: [String: String] = ProcessInfo.processInfo.environment) {
         if !http.playlistFile.isEmpty {
-            let base = PlaylistLoader.base(configPath)
-            path = http.playlistFile.hasPrefix("/") || base == nil ? http.playlistFile : "\(base!)/\(http.playlistFile)"
+            path = PlaylistResolver.absolute(http.playlistFile, base: PlaylistLoader.base(configPath))
         } else if let directory = environment["STATE_DIRECTORY"]?.split(separator: ":").first {
             path = "\(directory)/playlist.json"
         } else {
