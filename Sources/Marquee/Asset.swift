@@ -57,12 +57,8 @@ public final class Asset: Sendable {
     /// it never ties up the cooperative pool.
     private static func probeOffPool(_ source: String, timeout: Double,
                                      rtspTransport: RTSPTransport) async throws -> MediaDescription {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { () throws(FFmpegError) in
-                    try MediaProber.describe(source, timeout: timeout, network: NetworkOptions(rtspTransport: rtspTransport))
-                })
-            }
+        try await offCooperativePool {
+            try MediaProber.describe(source, timeout: timeout, network: NetworkOptions(rtspTransport: rtspTransport))
         }
     }
 }

@@ -38,25 +38,25 @@ public final class PNGWriter {
     /// replacing any file there. Blocks for the encode and the write.
     /// - Throws: `FFmpegError` naming the libav call, with `path` as its source.
     public func write(_ frame: VideoFrame, to path: String) throws(FFmpegError) {
-        let rgb: VideoFrame
-        do { rgb = try converter.convert(frame, to: .rgb24) } catch { throw error.at(path) }
-        let encoder = try encoder(width: rgb.width, height: rgb.height, path: path)
         defer { av_packet_unref(packet) }
-        try encode(rgb, with: encoder, path: path)
+        try encodeIntoPacket(frame, source: path)
         try save(packet.pointee.data, count: Int(packet.pointee.size), to: path)
     }
 
     /// The PNG file's bytes for `frame` (any software pixel format), in memory.
     /// - Throws: `FFmpegError` naming the libav call, with "<png>" as its source.
     public func encode(_ frame: VideoFrame) throws(FFmpegError) -> [UInt8] {
-        let source = "<png>"
-        let rgb: VideoFrame
-        do { rgb = try converter.convert(frame, to: .rgb24) } catch { throw error.at(source) }
-        let encoder = try encoder(width: rgb.width, height: rgb.height, path: source)
         defer { av_packet_unref(packet) }
-        try encode(rgb, with: encoder, path: source)
+        try encodeIntoPacket(frame, source: "<png>")
         guard let data = packet.pointee.data else { return [] }
         return Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+    }
+
+    /// `frame` converted to RGB24 and encoded into `packet` (the caller unrefs it).
+    private func encodeIntoPacket(_ frame: VideoFrame, source: String) throws(FFmpegError) {
+        let rgb: VideoFrame
+        do { rgb = try converter.convert(frame, to: .rgb24) } catch { throw error.at(source) }
+        try encode(rgb, with: try encoder(width: rgb.width, height: rgb.height, path: source), path: source)
     }
 
     private func encode(_ rgb: VideoFrame, with encoder: UnsafeMutablePointer<AVCodecContext>, path: String) throws(FFmpegError) {

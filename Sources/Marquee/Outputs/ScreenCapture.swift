@@ -23,11 +23,7 @@ public final class ScreenCapture {
     public func draw(_ frame: VideoFrame, on output: any ScanOutOutput, at time: HostTime) throws {
         var picture = frame
         if let hardware = picture.storage as? any DMABufStorage { picture = try hardware.download(picture) }
-        let rendered = try output.nextTarget(for: picture)
-        let source = rendered.crop.flatMap { picture.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-        try converter.convert(source ?? picture, into: rendered.planes, format: rendered.format,
-                              width: rendered.width, height: rendered.height, colour: rendered.colour)
-        _ = try output.present(rendered, of: picture, at: time)
+        _ = try output.render(picture, with: converter, at: time)
     }
 
     /// PNG bytes of any software frame (an `ImageGenerator` picture).

@@ -52,11 +52,7 @@ public struct ImageGenerator: Sendable {
     public func image(at time: MediaTime) async throws -> Image {
         try Task.checkCancellation()
         let request = self
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try request.decode(at: time) })
-            }
-        }
+        return try await offCooperativePool { try request.decode(at: time) }
     }
 
     /// The pictures at `times`, in order, one at a time, as a sequence:

@@ -306,11 +306,7 @@ final class PresenterStage: EngineStage {
         // Only inside a fade: a copy of the frame, blended toward the colour.
         if visibility < 1, let fader { picture = try fader.faded(picture, visibility: visibility) }
         guard let scanOut else { return (try output.present(convertIfNeeded(picture, for: output), at: target), picture) }
-        let rendered = try scanOut.nextTarget(for: picture)
-        let source = rendered.crop.flatMap { picture.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-        try converter.convert(source ?? picture, into: rendered.planes, format: rendered.format,
-                              width: rendered.width, height: rendered.height, colour: rendered.colour)
-        return (try scanOut.present(rendered, of: picture, at: target), picture)
+        return (try scanOut.render(picture, with: converter, at: target), picture)
     }
 
     /// An output error is said once while it repeats.
