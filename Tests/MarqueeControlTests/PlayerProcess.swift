@@ -15,6 +15,10 @@ final class PlayerProcess: Sendable {
     private let done = DispatchGroup()
 
     init(_ arguments: [String]) throws {
+        // A player that has exited (a test that failed and went on) makes a
+        // write to its stdin EPIPE, thrown by `send`, instead of a SIGPIPE
+        // that would end every test in the process.
+        signal(SIGPIPE, SIG_IGN)
         process = Process()
         process.executableURL = URL(fileURLWithPath: MarqueeExecutable.path)
         process.arguments = arguments
