@@ -13,19 +13,24 @@ struct ProcessCounts: Equatable, CustomStringConvertible {
     var serverThreads: Int
     /// Open descriptors of TCP sockets bound to the server's port.
     var descriptors: Int
+    /// Every thread's name, to say which are missing when a count is off.
+    var names: [String] = []
 
     static func now(port: UInt16) throws -> ProcessCounts {
         let files = FileManager.default
         let tasks = try files.contentsOfDirectory(atPath: "/proc/self/task")
-        let names = tasks.map { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) ?? "" }
-        let serverNames: Set<String> = ["MHD-listen\n", "MHD-connection\n", "marquee.http\n"]
+        let names = tasks.map {
+            ((try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+        }
+        let serverNames: Set<String> = ["MHD-listen", "MHD-connection", "marquee.http"]
         let inodes = socketInodes(localPort: port)
         let descriptors = try files.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
             guard let target = try? files.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
                   target.hasPrefix("socket:["), target.hasSuffix("]") else { return false }
             return inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
         }
-        return ProcessCounts(threads: tasks.count, serverThreads: names.filter(serverNames.contains).count, descriptors: descriptors.count)
+        return ProcessCounts(threads: tasks.count, serverThreads: names.filter(serverNames.contains).count, descriptors: descriptors.count,
+                             names: names.sorted())
     }
 
     /// The inodes of TCP sockets (IPv4 and IPv6) whose local port is `port`.
@@ -53,5 +58,7 @@ struct ProcessCounts: Equatable, CustomStringConvertible {
         serverThreads == other.serverThreads && descriptors == other.descriptors
     }
 
-    var description: String { "\(threads) threads (\(serverThreads) the server's), \(descriptors) server sockets" }
+    var description: String {
+        "\(threads) threads (\(serverThreads) the server's), \(descriptors) server sockets [\(names.joined(separator: ", "))]"
+    }
 }

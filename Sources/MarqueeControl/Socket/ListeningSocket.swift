@@ -13,33 +13,29 @@ final class ListeningSocket: Sendable {
 
     /// Binds `path` with `mode` (0660: the owner and the service's group).
     /// A socket file left by a player that died is replaced; one that
-    /// another process still answers on is not.
+    /// another process still answers on is not. The socket is bound and
+    /// listening under a name of its own first and then renamed into place,
+    /// so a client that waits for the file to appear never finds it refusing.
     /// - Throws: `SocketError` naming the call that failed.
     init(path: String, mode: mode_t, backlog: Int32 = 16) throws(SocketError) {
         let address = try SocketAddress(path)
         try Self.removeStale(address)
+        let staging = try SocketAddress("\(path).\(getpid())")
+        unlink(staging.path)
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError("socket", path: path, errno: errno) }
+        func fail(_ call: String) -> SocketError {
+            let code = errno
+            close(descriptor)
+            unlink(staging.path)
+            return SocketError(call, path: path, errno: code)
+        }
+        guard staging.withSockaddr({ bind(descriptor, $0, $1) }) == 0 else { throw fail("bind") }
         // The file appears with the process's umask; it is narrowed or widened to `mode` before anyone can be let in.
-        let bound = address.withSockaddr { bind(descriptor, $0, $1) }
-        guard bound == 0 else {
-            let code = errno
-            close(descriptor)
-            throw SocketError("bind", path: path, errno: code)
-        }
         var status = stat()
-        guard chmod(path, mode) == 0, stat(path, &status) == 0 else {
-            let code = errno
-            close(descriptor)
-            unlink(path)
-            throw SocketError("chmod", path: path, errno: code)
-        }
-        guard listen(descriptor, backlog) == 0 else {
-            let code = errno
-            close(descriptor)
-            unlink(path)
-            throw SocketError("listen", path: path, errno: code)
-        }
+        guard chmod(staging.path, mode) == 0, stat(staging.path, &status) == 0 else { throw fail("chmod") }
+        guard listen(descriptor, backlog) == 0 else { throw fail("listen") }
+        guard rename(staging.path, path) == 0 else { throw fail("rename") }
         self.descriptor = descriptor
         self.path = path
         inode = status.st_ino
