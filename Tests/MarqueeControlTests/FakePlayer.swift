@@ -44,7 +44,8 @@ final class FakePlayer: PlaybackTarget {
     }
 
     func setLoopMode(_ mode: LoopMode) { state.withLock { $0.loop = mode; $0.calls.append("loop \(mode)") } }
-    func setRate(_ rate: Double) { state.withLock { $0.rate = rate; $0.playing = true; $0.calls.append("rate \(rate)") } }
+    func setRate(_ rate: Double) throws(ControlError) { state.withLock { $0.rate = rate; $0.playing = true; $0.calls.append("rate \(rate)") } }
+    func step(by count: Int) throws(ControlError) { state.withLock { $0.playing = false; $0.calls.append("step \(count)") } }
     func setVolume(_ volume: Double) { state.withLock { $0.volume = volume; $0.calls.append("volume \(volume)") } }
     func setMuted(_ muted: Bool) { state.withLock { $0.muted = muted; $0.calls.append("muted \(muted)") } }
 

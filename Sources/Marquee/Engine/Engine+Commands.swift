@@ -4,8 +4,12 @@ enum EngineCommand: Sendable {
     /// Play at the default rate.
     case play
     case pause
-    /// Play at this rate, in `PlaybackRate.range` (pause for zero is `.pause`).
+    /// Play at this rate, in `PlaybackRate.range` or, backwards, its
+    /// negation (pause for zero is `.pause`).
     case setRate(Double)
+    /// Pause and show the frame this many frames on (back, below zero)
+    /// from the one on screen; an item's first and last frames are as far as it goes.
+    case step(Int)
     case setDefaultRate(Double)
     case setVolume(Float)
     case setMuted(Bool)
@@ -87,8 +91,18 @@ extension Engine {
             effects.rateChanged = 0
         case .setRate(let rate):
             state.rate = rate
-            effects.clockRate = rate
+            effects.clockRate = abs(rate)
             return start(in: &state, effects: &effects)
+        case .step(let count):
+            guard count != 0, let item = state.queue.current else { return .refused }
+            if state.playing {
+                state.playing = false
+                effects.rateChanged = 0
+            }
+            effects.playbackStateChangedAt = item.currentTime()
+            // Forwards the frame on screen is the first read and the first passed over; backwards reading starts before it.
+            return restart(item, at: position(of: item, in: state), exact: true, reversed: count < 0,
+                           step: count > 0 ? count : -count - 1, in: &state, effects: &effects)
         case .setDefaultRate(let rate):
             state.defaultRate = rate
         case .setVolume(let volume):
@@ -149,27 +163,47 @@ extension Engine {
     /// Playing from here: an item nothing has read or shown yet (the first
     /// play, the next item after the end) is read from its start; otherwise
     /// playback goes on from where it is.
+    /// A rate below zero reads backwards: from the item's end when it
+    /// starts there, from the frame on screen when the direction changes.
     private func start(in state: inout State, effects: inout Effects) -> CommandOutcome {
         state.playing = true
         effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
         effects.rateChanged = state.rate
-        if let item = state.queue.current, item !== state.target?.item, item !== state.presented?.item {
-            return restart(item, at: .zero, exact: false, in: &state, effects: &effects)
+        let backwards = state.rate < 0
+        guard let item = state.queue.current else { return .done }
+        if item !== state.target?.item, item !== state.presented?.item {
+            return restart(item, at: backwards ? .positiveInfinity : .zero, exact: false, reversed: backwards,
+                           in: &state, effects: &effects)
+        }
+        if backwards != state.readsBackwards {
+            return restart(item, at: position(of: item, in: state), exact: true, reversed: backwards, in: &state, effects: &effects)
         }
         return .done
+    }
+
+    /// Where `item` is: a restart's target until a frame of it shows, then the frame on screen.
+    private func position(of item: PlayerItem, in state: State) -> MediaTime {
+        if let target = state.target, target.serial > state.completedSerial, target.item === item { return target.time }
+        return item.currentTime()
     }
 
     /// The queue's current item changed: play it from its start (or stop reading if there is none).
     private func restartCurrent(in state: inout State, effects: inout Effects) -> CommandOutcome {
         effects.currentItemChanged = .some(state.queue.current)
-        return restart(state.queue.current, at: .zero, exact: false, in: &state, effects: &effects)
+        // Played backwards, an item starts at its end.
+        return restart(state.queue.current, at: state.readsBackwards ? .positiveInfinity : .zero, exact: false,
+                       in: &state, effects: &effects)
     }
 
     /// Starts reading `item` at `time` on a new serial; stale data is dropped
     /// everywhere (in `send`) and pending seeks report that they were superseded.
-    private func restart(_ item: PlayerItem?, at time: MediaTime, exact: Bool, in state: inout State,
-                         effects: inout Effects) -> CommandOutcome {
+    /// - Parameters:
+    ///   - reversed: read backwards; nil goes on the way the latest restart read.
+    ///   - step: a step's frames passed over before the one shown.
+    private func restart(_ item: PlayerItem?, at time: MediaTime, exact: Bool, reversed: Bool? = nil, step: Int? = nil,
+                         in state: inout State, effects: inout Effects) -> CommandOutcome {
         state.serial += 1
+        state.readsBackwards = reversed ?? state.readsBackwards
         state.finishedStages = []
         state.buffering = false
         let superseded = state.seekWaiters.map(\.continuation)
@@ -177,9 +211,13 @@ extension Engine {
         // The clock restarts with the new serial, so any timeline position
         // works; continuing from the current one keeps it monotonic.
         state.start = item.map {
-            StartRequest(serial: state.serial, item: $0, time: time, exact: exact, timelineStart: state.timeline)
+            StartRequest(serial: state.serial, item: $0, time: time, exact: exact, timelineStart: state.timeline,
+                         reversed: state.readsBackwards, step: step)
         }
-        state.target = item.map { (state.serial, $0, time) }
+        state.target = item.map { item in
+            let duration = item.duration
+            return (state.serial, item, time.isPositiveInfinity ? (duration.isNumeric ? duration : .zero) : time)
+        }
         effects.restart = (state.serial, superseded)
         return .restarted(serial: state.serial)
     }

@@ -93,6 +93,10 @@ struct StartRequest: Sendable {
     let exact: Bool
     /// Timeline position the start is placed at.
     let timelineStart: Double
+    /// Read backwards from `time` (a negative rate, a step back).
+    var reversed = false
+    /// A step: frames passed over before the one shown (0 for the next or the previous frame).
+    var step: Int?
 }
 
 /// The pipeline behind a `Player`: three stages (source, presenter, audio
@@ -117,7 +121,10 @@ final class Engine: @unchecked Sendable {
         /// that starts after its seek completed returns at once.
         var completedSerial = -1
         var playing = false
+        /// Below zero plays backwards.
         var rate = 1.0
+        /// The latest restart reads backwards (a negative rate, a step back).
+        var readsBackwards = false
         /// The rate `play()` plays at.
         var defaultRate = 1.0
         /// Where the latest restart (start, seek, item change) goes: what

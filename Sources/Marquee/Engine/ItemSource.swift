@@ -59,6 +59,14 @@ final class ItemSource {
     /// is heard as (so the audio clock runs through it, and the next
     /// item's sound comes after it).
     private let stillSilence: AudioFormat?
+    /// Reading backwards (a negative rate, a step back); nil reading forwards.
+    private var reverse: ReverseReader?
+    /// A step: frames still to pass over before the one shown, and the last
+    /// one passed over, shown instead where the item ends first.
+    private var skipFrames = 0
+    private var lastSkipped: (frame: VideoFrame, duration: Double)?
+    /// Frames handed on since the latest start.
+    private(set) var framesSinceStart = 0
 
     /// - Parameters:
     ///   - screenSize: a still picture larger than this is decoded smaller where its codec can.
@@ -129,6 +137,8 @@ final class ItemSource {
     }
 
     var hasVideo: Bool { video != nil }
+    /// Read backwards since the latest start.
+    var isReversed: Bool { reverse != nil }
     /// The loop pass being read (0 = first).
     var pass: Int { segments.last?.pass ?? 0 }
     var hasAudio: Bool { audio != nil || stillSilence != nil }
@@ -139,9 +149,41 @@ final class ItemSource {
     /// With `exact`, frames before `itemStart` are decoded but not shown;
     /// otherwise playback starts at the keyframe at or before it.
     /// `pass` numbers the segment (a source reopened after an outage goes on with its pass).
-    func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, pass: Int = 0, exact: Bool) throws -> Segment {
+    /// - Parameters:
+    ///   - reversed: read backwards from `itemStart` (clamped to the item's
+    ///     end; +infinity is the end): the frames shown before it, newest
+    ///     first, without sound. The item must allow it (`PlayerItem.canPlayReverse`).
+    ///   - skipFrames: a step: pass over this many frames first (at the
+    ///     item's ends the last one is shown).
+    func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, pass: Int = 0, exact: Bool,
+               reversed: Bool = false, skipFrames: Int = 0) throws -> Segment {
+        let wasRead = !segments.isEmpty
+        segments.removeAll()
+        stillShown = 0
+        fades = nil
+        (videoSegment, audioSegment) = (0, 0)
+        passEnd = .negativeInfinity
+        lastVideoPts = nil
+        videoShownThrough = nil
+        lastAudioPacketPts = nil
+        audioFedThrough = nil
+        discardBefore = nil
+        reverse = nil
+        self.skipFrames = skipFrames
+        lastSkipped = nil
+        framesSinceStart = 0
+        if reversed, let video {
+            let time = itemStart.isNumeric ? min(max(itemStart, .zero), media.duration) : media.duration
+            audio?.decoder.flush()
+            reverse = ReverseReader(demuxer: demuxer, stream: video.stream, decoder: video.decoder, start: media.startTime,
+                                    end: time + media.startTime)
+            let segment = Segment(id: segmentID, item: item, pass: pass, timelineStart: timelineStart, itemStart: time,
+                                  ptsOrigin: time + media.startTime, hasVideo: true, hasAudio: false, isReversed: true)
+            segments.append(segment)
+            return segment
+        }
         let absolute = itemStart + media.startTime
-        if itemStart > .zero || !segments.isEmpty {
+        if itemStart > .zero || wasRead {
             try seeking { (demuxer) throws(FFmpegError) in
                 if exact, let video {
                     try demuxer.seek(toShow: absolute, stream: video.stream)
@@ -152,15 +194,6 @@ final class ItemSource {
             video?.decoder.flush()
             audio?.decoder.flush()
         }
-        segments.removeAll()
-        stillShown = 0
-        fades = nil
-        (videoSegment, audioSegment) = (0, 0)
-        passEnd = .negativeInfinity
-        lastVideoPts = nil
-        videoShownThrough = nil
-        lastAudioPacketPts = nil
-        audioFedThrough = nil
         let origin = absolute + passOffset
         discardBefore = exact && itemStart > .zero ? origin : nil
         let segment = Segment(id: segmentID, item: item, pass: pass, timelineStart: timelineStart, itemStart: itemStart,
@@ -173,6 +206,11 @@ final class ItemSource {
     /// decoder flush. Returns the new segment.
     func startNextPass(segmentID: Int) throws -> Segment {
         guard let last = segments.last else { throw PlaybackError.internalState("next pass before start") }
+        if let reverse {
+            // Backwards, the next pass starts at the end again, right after the start shown last.
+            return try start(at: media.duration, timelineStart: last.timelineStart + (last.ptsOrigin - reverse.end).seconds,
+                             segmentID: segmentID, pass: last.pass + 1, exact: true, reversed: true)
+        }
         let end = passEnd.isNumeric ? passEnd : last.ptsOrigin
         let start = media.startTime
         try seeking { (demuxer) throws(FFmpegError) in try demuxer.seek(to: start) }
@@ -193,6 +231,7 @@ final class ItemSource {
 
     /// Timeline seconds at which the current pass ends (known once it has been read to EOF).
     var timelineEnd: Double? {
+        if let reverse, let last = segments.last { return last.timelineStart + (last.ptsOrigin - reverse.end).seconds }
         guard let last = segments.last, passEnd.isNumeric else { return nil }
         return last.timeline(ofPts: passEnd)
     }
@@ -222,6 +261,7 @@ final class ItemSource {
     /// HLS reader skips segments it cannot fetch and then reports the end),
     /// or it is live, or nothing was read at all.
     var endedEarly: Bool {
+        if isReversed { return false }
         guard !isLive, let read = readThrough else { return true }
         return (media.duration - read).seconds > 1
     }
@@ -240,6 +280,7 @@ final class ItemSource {
 
     /// Reads and decodes one packet (for a still picture, shows its frame).
     func step(serial: Int, emit: (Output) -> Void) throws -> Step {
+        if let reverse { return try stepBackwards(reverse, serial: serial, emit: emit) }
         if let still, let stillDuration {
             if stillShown == 0 { stillPieces = fades?.stillPieces(duration: stillDuration) ?? [(0, stillDuration)] }
             guard stillShown < stillPieces.count else {
@@ -327,7 +368,59 @@ final class ItemSource {
     /// Returns false when video switched to software instead: the input was
     /// rewound and must be read again to its end.
     func drain(serial: Int, emit: (Output) -> Void) throws -> Bool {
-        try decode(nil, serial: serial, emit: emit)
+        guard try decode(nil, serial: serial, emit: emit) else { return false }
+        showLastSkipped(serial: serial, emit: emit)
+        return true
+    }
+
+    /// A step that ran out of item before its count: the last frame passed over is the one shown.
+    private func showLastSkipped(serial: Int, emit: (Output) -> Void) {
+        guard skipFrames > 0, let last = lastSkipped else { return }
+        skipFrames = 0
+        lastSkipped = nil
+        if isReversed {
+            emitBackwards(last.frame, serial: serial, emit: emit)
+        } else {
+            emitVideo(last.frame, duration: last.duration, serial: serial, emit: emit)
+        }
+    }
+
+    /// One step of reading backwards: a packet, a seek or a frame handed on.
+    private func stepBackwards(_ reverse: ReverseReader, serial: Int, emit: (Output) -> Void) throws -> Step {
+        do throws(FFmpegError) {
+            switch try reverse.step() {
+            case .frame(let frame):
+                consecutiveDecodeErrors = 0
+                emitBackwards(frame, serial: serial, emit: emit)
+            case .working:
+                break
+            case .fellBack(let reason):
+                onSoftwareFallback("\(reason); decoding in software")
+            case .finished:
+                showLastSkipped(serial: serial, emit: emit)
+                return .endOfPass
+            }
+        } catch {
+            guard error.kind == .decoding else { throw error }
+            consecutiveDecodeErrors += 1
+            if consecutiveDecodeErrors >= Self.decodeErrorLimit { throw error }
+        }
+        return .decoded
+    }
+
+    /// A frame read backwards, placed so that its end comes first on the timeline.
+    private func emitBackwards(_ frame: VideoFrame, serial: Int, emit: (Output) -> Void) {
+        let duration = frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate
+        if skipFrames > 0 {
+            skipFrames -= 1
+            lastSkipped = (frame, duration)
+            return
+        }
+        guard let segment = segments.last else { return }
+        framesSinceStart += 1
+        emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
+                                  timeline: segment.timeline(ofFrameAt: frame.pts, duration: duration), duration: duration,
+                                  serial: serial)))
     }
 
     /// A still picture's frame: its packet decoded and the decoder drained
@@ -429,6 +522,12 @@ final class ItemSource {
         }
         lastVideoPts = frame.pts
         if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }
+        if skipFrames > 0 {
+            skipFrames -= 1
+            lastSkipped = (frame, duration)
+            return
+        }
+        framesSinceStart += 1
         let segment = segment(for: frame.pts, video: true)
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
                                   timeline: segment.timeline(ofPts: frame.pts), duration: duration, serial: serial,

@@ -18,9 +18,12 @@ final class Segment: Sendable, CustomStringConvertible {
     let ptsOrigin: MediaTime
     let hasVideo: Bool
     let hasAudio: Bool
+    /// Played backwards (a negative rate): the timeline runs on as item
+    /// time runs back from `itemStart`, and there is no sound.
+    let isReversed: Bool
 
     init(id: Int, item: PlayerItem, pass: Int, timelineStart: Double, itemStart: MediaTime,
-         ptsOrigin: MediaTime, hasVideo: Bool, hasAudio: Bool) {
+         ptsOrigin: MediaTime, hasVideo: Bool, hasAudio: Bool, isReversed: Bool = false) {
         self.id = id
         self.item = item
         self.pass = pass
@@ -29,13 +32,22 @@ final class Segment: Sendable, CustomStringConvertible {
         self.ptsOrigin = ptsOrigin
         self.hasVideo = hasVideo
         self.hasAudio = hasAudio
+        self.isReversed = isReversed
     }
 
     func itemTime(ofPts pts: MediaTime) -> MediaTime { itemStart + (pts - ptsOrigin) }
 
     func timeline(ofPts pts: MediaTime) -> Double { timelineStart + (pts - ptsOrigin).seconds }
 
-    var description: String { "segment \(id) (\(item), pass \(pass), from \(itemStart.seconds) s)" }
+    /// Where a frame shown from `pts` for `duration` seconds of item time
+    /// starts on the timeline: played backwards, its end comes first.
+    func timeline(ofFrameAt pts: MediaTime, duration: Double) -> Double {
+        isReversed ? timelineStart + (ptsOrigin - pts).seconds - duration : timeline(ofPts: pts)
+    }
+
+    var description: String {
+        "segment \(id) (\(item), pass \(pass), \(isReversed ? "back " : "")from \(itemStart.seconds) s)"
+    }
 }
 
 /// A decoded picture placed on the timeline.

@@ -46,19 +46,41 @@ public class Player: @unchecked Sendable {
 
     public func pause() { engine.send(.pause) }
 
-    /// The speed asked for: 0 when paused. Setting it plays at that speed
-    /// with audio kept at pitch; no value stops a player or crashes it:
-    /// - 0 (and any negative value: reverse play is not built yet) pauses;
-    /// - a positive value is clamped into `PlaybackRate.range` (1/16...16;
-    ///   +infinity and 1000 play at 16), and `rate` reads the clamped value;
+    /// The speed asked for: 0 when paused, below zero backwards. Setting it
+    /// plays at that speed with audio kept at pitch (and muted backwards);
+    /// no value stops a player or crashes it:
+    /// - 0 pauses;
+    /// - a value is clamped by its size into `PlaybackRate.range` (1/16...16;
+    ///   +infinity and 1000 play at 16, -1000 at -16), and `rate` reads the
+    ///   clamped value;
+    /// - a negative value for an item that is open and cannot play
+    ///   backwards (`PlayerItem.canPlayReverse`, `reverseRefusal` says why)
+    ///   is ignored; one not open yet that turns out not to plays forwards
+    ///   at that speed (`.reverseRefused`);
     /// - NaN is ignored: nothing changes.
     public var rate: Double {
         get { engine.state.withLock { $0.playing ? $0.rate : 0 } }
         set {
             guard !newValue.isNaN else { return }
-            guard let rate = PlaybackRate.clamped(newValue) else { pause(); return }
+            guard let rate = PlaybackRate.clampedEitherWay(newValue) else { pause(); return }
+            if rate < 0, let item = currentItem, item.status != .unknown, !item.canPlayReverse { return }
             engine.send(.setRate(rate))
         }
+    }
+
+    /// Pauses and shows the frame `count` frames after the one on screen
+    /// (before it, for a negative count), frame-exact, as AVPlayerItem's
+    /// `step(byCount:)`; the item's first and last frames are as far as a
+    /// step goes. Nothing happens for 0, without a current item, or for a
+    /// step the item cannot take (`canStepForward`, `canStepBackward`).
+    /// - Returns: a wait that ends when the frame is on screen (true), or a
+    ///   later seek or step supersedes it (false); nil when nothing happens.
+    @discardableResult
+    public func step(byCount count: Int) -> (@Sendable () async -> Bool)? {
+        guard let item = currentItem, count > 0 ? item.canStepForward : item.canStepBackward,
+              case .restarted(let serial) = engine.send(.step(count)) else { return nil }
+        let engine = engine
+        return { await engine.waitForSeek(serial: serial) }
     }
 
     /// The rate `play()` plays at (1 unless set), as AVPlayer's. A positive

@@ -23,6 +23,9 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// on where it was lost (a live stream at its live edge).
     case sourceRestored(PlayerItem, seconds: Double, attempts: Int)
     case rateChanged(Double)
+    /// A negative rate asked of an item that cannot play backwards (why:
+    /// `PlayerItem.reverseRefusal`): it plays forwards at that speed instead.
+    case reverseRefused(PlayerItem, reason: String)
     /// The video output refused a frame (the display went away, a commit
     /// failed); the last good frame stays up and playback goes on.
     case videoOutputFailed(any Error)
@@ -57,6 +60,7 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .sourceLost(let item, let reason, let retryIn): "source lost \(item): \(reason), retry in \(retryIn) s"
         case .sourceRestored(let item, let seconds, let attempts): "source back \(item) after \(seconds) s, \(attempts) attempts"
         case .rateChanged(let rate): "rate \(rate)"
+        case .reverseRefused(let item, let reason): "\(item) cannot play backwards: \(reason)"
         case .playbackFinished: "playback finished"
         case .splashShown: "splash shown"
         case .splashUnavailable(let path, let error): "splash \(path) unavailable: \(error)"

@@ -140,6 +140,9 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
 
     func update(_ body: (inout State) -> Void) { state.withLock { body(&$0) } }
 
+    /// What opening the item found; nil before.
+    var media: MediaDescription? { state.withLock { $0.media } }
+
     /// A description from `load()` is kept: the player's own, from a fast
     /// open, may lack pixel and sample formats.
     func markReady(_ media: MediaDescription) {

@@ -13,8 +13,11 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     /// The playlist item at `index`, counted from 1 as `status` shows it.
     case goTo(index: Int)
     case loop(LoopMode)
-    /// Playback speed in `PlaybackRate.range`; setting it also plays.
+    /// Playback speed in `PlaybackRate.range`, or backwards below zero;
+    /// setting it also plays.
     case rate(Double)
+    /// Pause and show the frame this many frames on (back, below zero).
+    case step(Int)
     /// Software gain, 0...1.
     case volume(Double)
     case mute, unmute, status
@@ -39,7 +42,7 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
 
     /// Every command name, as written.
     public static let names = ["play", "pause", "toggle", "stop", "seek", "next", "prev", "goto", "loop",
-                               "rate", "volume", "mute", "unmute", "status", "reload", "quit",
+                               "rate", "step", "volume", "mute", "unmute", "status", "reload", "quit",
                                "get", "observe", "unobserve"]
 
     /// Parses a text line: a command name, then its arguments, separated by
@@ -97,11 +100,18 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
             }
             self = .loop(mode)
         case "rate":
-            try expect(1, "R (\(PlaybackRate.rangeDescription))")
-            guard let rate = Self.number(arguments[0]), PlaybackRate.range.contains(rate) else {
-                throw ControlError("rate: '\(arguments[0])' is not a rate \(PlaybackRate.rangeDescription)")
+            try expect(1, "R (\(PlaybackRate.eitherWayDescription))")
+            guard let rate = Self.number(arguments[0]), PlaybackRate.isPlayable(rate) else {
+                throw ControlError("rate: '\(arguments[0])' is not a rate \(PlaybackRate.eitherWayDescription)")
             }
             self = .rate(rate)
+        case "step":
+            guard arguments.count <= 1 else { throw ControlError("usage: step [+N | -N] (frames, 1 to \(Self.stepLimit); +1 alone)") }
+            guard let count = arguments.first.map({ Int($0.hasPrefix("+") ? String($0.dropFirst()) : $0) }) ?? 1,
+                  count != 0, abs(count) <= Self.stepLimit else {
+                throw ControlError("step: '\(arguments[0])' is not a number of frames, +1 to +\(Self.stepLimit) or -1 to -\(Self.stepLimit)")
+            }
+            self = .step(count)
         case "volume":
             try expect(1, "V (0 to 1)")
             guard let volume = Self.number(arguments[0]), (0...1).contains(volume) else {
@@ -114,6 +124,10 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
             throw ControlError("unknown command '\(shown)'\(hint)")
         }
     }
+
+    /// The most frames one step goes: each is decoded, so a step of
+    /// thousands is a seek, which says so better.
+    static let stepLimit = 1000
 
     private static func seekTarget(_ text: String) throws(ControlError) -> SeekTarget {
         let relative = text.hasPrefix("+") || text.hasPrefix("-")
@@ -148,6 +162,7 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
         case .goTo(let index): "goto \(index)"
         case .loop(let mode): "loop \(mode.rawValue)"
         case .rate(let rate): "rate \(Self.format(rate))"
+        case .step(let count): "step \(count < 0 ? "" : "+")\(count)"
         case .volume(let volume): "volume \(Self.format(volume))"
         case .mute: "mute"
         case .unmute: "unmute"

@@ -75,7 +75,11 @@ public final class CommandExecutor: Sendable {
                 return .failure(ControlError("goto: no item \(position); the playlist has \(status.count)"))
             }
         case .loop(let mode): target.setLoopMode(mode)
-        case .rate(let rate): target.setRate(rate)
+        case .rate(let rate):
+            do throws(ControlError) { try target.setRate(rate) } catch { return .failure(error) }
+        case .step(let count):
+            guard status.index != nil else { return .failure(ControlError("step: nothing is playing")) }
+            do throws(ControlError) { try target.step(by: count) } catch { return .failure(error) }
         case .volume(let volume): target.setVolume(volume)
         case .mute: target.setMuted(true)
         case .unmute: target.setMuted(false)

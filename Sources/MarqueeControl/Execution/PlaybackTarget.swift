@@ -17,8 +17,12 @@ public protocol PlaybackTarget: Sendable {
     /// when there is no such item.
     func playItem(at index: Int) -> Bool
     func setLoopMode(_ mode: LoopMode)
-    /// In `PlaybackRate.range`; also plays.
-    func setRate(_ rate: Double)
+    /// In `PlaybackRate.range`, or backwards its negation; also plays.
+    /// - Throws: `ControlError` saying why the item cannot play at `rate`.
+    func setRate(_ rate: Double) throws(ControlError)
+    /// Pauses and shows the frame `count` frames on (back, below zero).
+    /// - Throws: `ControlError` saying why the item cannot step so.
+    func step(by count: Int) throws(ControlError)
     /// 0...1.
     func setVolume(_ volume: Double)
     func setMuted(_ muted: Bool)

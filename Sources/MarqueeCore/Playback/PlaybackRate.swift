@@ -14,6 +14,19 @@ public enum PlaybackRate {
         return min(max(rate, range.lowerBound), range.upperBound)
     }
 
+    /// `rate` brought into `range` by its size, keeping its sign: -1000
+    /// plays backwards at 16. Nil for zero and NaN.
+    public static func clampedEitherWay(_ rate: Double) -> Double? {
+        guard let speed = clamped(abs(rate)) else { return nil }
+        return rate < 0 ? -speed : speed
+    }
+
+    /// Whether `rate` is a speed of `range` forwards or backwards.
+    public static func isPlayable(_ rate: Double) -> Bool { range.contains(abs(rate)) }
+
     /// "from 0.0625 to 16", for error messages.
     public static let rangeDescription = "from \(range.lowerBound) to \(Int(range.upperBound))"
+
+    /// "from 0.0625 to 16, or -16 to -0.0625 backwards", for rates that may be negative.
+    public static let eitherWayDescription = "\(rangeDescription), or -\(Int(range.upperBound)) to -\(range.lowerBound) backwards"
 }

@@ -15,7 +15,8 @@ struct PlayCommand: Subcommand {
         OptionSpec("--loops", "N", default: "forever", .input,
                    "passes to play in all with --loop; alone it loops the item N times"),
         OptionSpec("--start", "SECONDS", default: "0; [playback] start", .input, "start the first item this far in, on the exact frame"),
-        OptionSpec("--rate", "R", default: "1; [playback] rate", .input, "speed, above 0 and up to 16; sound keeps its pitch"),
+        OptionSpec("--rate", "R", default: "1; [playback] rate", .input,
+                   "speed, 1/16 to 16, sound at its pitch; -1/16 to -16 plays backwards from the end (or --start), muted"),
         OptionSpec("--image-duration", "SECONDS", default: "10; [playback] image_duration", .input,
                    "how long a still picture (JPEG, PNG, WebP, BMP...) stays up"),
     ] + TransitionFlags.options + [
@@ -116,7 +117,7 @@ struct PlayCommand: Subcommand {
         let alsaDevice: String? = if case .alsa(let name) = audio { name } else { nil }
         alsa = settings.audio(try Self.alsaConfiguration(&parser, device: alsaDevice ?? "default"))
         rate = try parser.option("--rate", as: Double.self) ?? file.playback.rate
-        guard PlaybackRate.range.contains(rate) else { throw UsageError("--rate must be \(PlaybackRate.rangeDescription)") }
+        guard PlaybackRate.isPlayable(rate) else { throw UsageError("--rate must be \(PlaybackRate.eitherWayDescription)") }
         start = try parser.option("--start", as: Double.self) ?? (file.playback.start > 0 ? file.playback.start : nil)
         imageDuration = try parser.option("--image-duration", as: Double.self) ?? file.playback.imageDuration
         guard imageDuration.isFinite, imageDuration >= 0.04, imageDuration <= 86_400 else {
@@ -189,8 +190,12 @@ struct PlayCommand: Subcommand {
                                   reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug,
                                   retryCap: configuration.retry.cap, waitsForFiles: { controls.waitsForFiles })
         let events = player.events()
-        player.defaultRate = rate
-        player.play()
+        if rate < 0 {
+            player.rate = rate
+        } else {
+            player.defaultRate = rate
+            player.play()
+        }
         if let start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }
         let signals = SignalWatcher()
         controls.start(stopping: signals)

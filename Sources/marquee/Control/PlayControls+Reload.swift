@@ -42,7 +42,8 @@ extension PlayControls {
             changed.append("loop \(fresh.playback.loop.rawValue)")
         }
         if overrides.rate { applied.playback.rate = old.playback.rate } else if fresh.playback.rate != old.playback.rate {
-            target.setRate(fresh.playback.rate)
+            // A configured rate is a forward one, which nothing refuses.
+            try? target.setRate(fresh.playback.rate)
             changed.append("rate \(fresh.playback.rate)")
         }
         if fresh.audio.volume != old.audio.volume {

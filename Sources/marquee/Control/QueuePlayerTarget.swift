@@ -57,10 +57,22 @@ final class QueuePlayerTarget: PlaybackTarget {
         if mode != .item { player.loopPasses = nil }
     }
 
-    /// The rate is also the one `play` resumes at after a pause.
-    func setRate(_ rate: Double) {
-        player.defaultRate = rate
+    /// A forward rate is also the one `play` resumes at after a pause.
+    func setRate(_ rate: Double) throws(ControlError) {
+        if rate < 0, let item = player.currentItem, item.status == .readyToPlay, let refusal = item.reverseRefusal {
+            throw ControlError("rate: \(item.asset.source) cannot play backwards: \(refusal)")
+        }
+        if rate > 0 { player.defaultRate = rate }
         player.rate = rate
+    }
+
+    func step(by count: Int) throws(ControlError) {
+        guard let item = player.currentItem else { throw ControlError("step: nothing is playing") }
+        if count < 0, let refusal = item.reverseRefusal {
+            throw ControlError("step: \(item.asset.source) cannot step back: \(refusal)")
+        }
+        guard count < 0 || item.canStepForward else { throw ControlError("step: \(item.asset.source) has no frames to step through") }
+        _ = player.step(byCount: count)
     }
 
     func setVolume(_ volume: Double) { player.volume = Float(volume) }

@@ -60,7 +60,7 @@ final class AudioStage: EngineStage {
 
     func step(now: HostTime) -> StageWake {
         let (stopped, current, playing, rate, gain) = engine.state.withLock {
-            ($0.stopped, $0.serial, $0.playing && !$0.buffering, $0.rate, $0.muted ? Float(0) : $0.volume)
+            ($0.stopped, $0.serial, $0.playing && !$0.buffering, abs($0.rate), $0.muted ? Float(0) : $0.volume)
         }
         if stopped { return .stop }
         if current != serial {

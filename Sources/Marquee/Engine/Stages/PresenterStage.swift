@@ -109,7 +109,8 @@ final class PresenterStage: EngineStage {
 
     private func advance(now: HostTime) -> StageWake {
         let (stopped, serial, playing, rate, buffering) = engine.state.withLock {
-            ($0.stopped, $0.serial, $0.playing, $0.rate, $0.buffering)
+            // Backwards the timeline still runs forwards, at the rate's speed.
+            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering)
         }
         if stopped { return .stop }
         if serial != local.serial {

@@ -35,6 +35,9 @@ final class SourceStage: EngineStage {
     private var outage: SourceOutage? {
         didSet { if (oldValue == nil) != (outage == nil) { engine.state.withLock { $0.waitingForSource = outage != nil } } }
     }
+    /// A step being read: a step back from the first frame finds nothing
+    /// before it, and shows the frame it started from instead.
+    private var stepping: StartRequest?
     /// Set by `openPlayable` when it gave up on a network item the show waits for.
     private var unavailable: (item: PlayerItem, reason: String)?
     private var random = SystemRandomNumberGenerator()
@@ -94,9 +97,17 @@ final class SourceStage: EngineStage {
             }
             return
         }
-        let time = current.item === request.item ? request.time : .zero
+        var time = current.item === request.item ? request.time : (request.reversed ? .positiveInfinity : .zero)
+        var reversed = request.reversed
+        if reversed, let refusal = current.item.reverseRefusal {
+            refuseReverse(current.item, reason: refusal)
+            reversed = false
+            if !time.isNumeric { time = .zero }
+        }
         do {
-            _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact)
+            _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact,
+                                  reversed: reversed, skipFrames: request.step ?? 0)
+            stepping = request.step.map { _ in request }
             planFades(current, fadesIn: false)
         } catch {
             source = nil
@@ -119,6 +130,11 @@ final class SourceStage: EngineStage {
             case .decoded: return false
             case .waiting: return true
             case .endOfPass: break
+            }
+            if let step = stepping, reading.isReversed, reading.framesSinceStart == 0 {
+                stepping = nil
+                _ = try reading.start(at: step.time, timelineStart: step.timelineStart, segmentID: segmentID, exact: true)
+                return false
             }
             if reading.endedEarly, waitsFor(reading.item) {
                 let reason = reading.isLive ? "the stream ended"
@@ -145,7 +161,10 @@ final class SourceStage: EngineStage {
     /// At the end of a pass: loop the same item without a flush, or drain and
     /// move to the next item, placed right after this one on the timeline.
     private func nextAfterPass(of source: ItemSource, now: HostTime) throws -> ItemSource? {
-        if successor(of: source.item, pass: source.pass) === source.item {
+        let repeats = successor(of: source.item, pass: source.pass) === source.item
+        // Backwards, the show stays with its item: it plays it again from the end, or ends at its start.
+        if source.isReversed, !repeats { return nil }
+        if repeats {
             step(from: source.item, to: source.item)
             _ = try source.startNextPass(segmentID: segmentID)
             planFades(source, fadesIn: false)
@@ -255,6 +274,17 @@ final class SourceStage: EngineStage {
         guard item.asset.isNetworkSource else { return false }
         if engine.configuration.onUnavailable == .wait { return true }
         return engine.state.withLock { state in (state.queue.items + state.queue.played).allSatisfy { $0 === item } }
+    }
+
+    /// The item cannot play backwards: it plays forwards at the speed asked for, and says why.
+    private func refuseReverse(_ item: PlayerItem, reason: String) {
+        let rate = engine.state.withLock { state -> Double in
+            state.rate = abs(state.rate)
+            state.readsBackwards = false
+            return state.rate
+        }
+        engine.post(.reverseRefused(item, reason: reason))
+        engine.post(.rateChanged(rate))
     }
 
     /// Video of `item` is decoded in software from now on: counted, and
