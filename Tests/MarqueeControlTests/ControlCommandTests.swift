@@ -19,6 +19,11 @@ import Testing
     @Test func spacingAndCaseAreForgiven() throws {
         #expect(try ControlCommand(parsing: "  SEEK\t+5  ") == .seek(.relative(5)))
         #expect(try ControlCommand(parsing: "Loop Item") == .loop(.item))
+        #expect(try ControlCommand(parsing: "rate -0.5") == .rate(-0.5))
+        #expect(try ControlCommand(parsing: "step") == .step(1))
+        #expect(try ControlCommand(parsing: "step -3") == .step(-3))
+        #expect(try ControlCommand(parsing: "step +2") == .step(2))
+        #expect(ControlCommand.step(-3).description == "step -3" && ControlCommand.step(2).description == "step +2")
     }
 
     @Test(arguments: [
@@ -32,8 +37,13 @@ import Testing
         ("seek -inf", "seek: '-inf' is not SECONDS, +SECONDS or -SECONDS"),
         ("goto 0", "goto: '0' is not a playlist position (1, 2, ...)"),
         ("loop forever", "loop: 'forever' is not item, playlist or none"),
-        ("rate 0", "rate: '0' is not a rate from 0.0625 to 16"),
-        ("rate 17", "rate: '17' is not a rate from 0.0625 to 16"),
+        ("rate 0", "rate: '0' is not a rate from 0.0625 to 16, or -16 to -0.0625 backwards"),
+        ("rate 17", "rate: '17' is not a rate from 0.0625 to 16, or -16 to -0.0625 backwards"),
+        ("rate -17", "rate: '-17' is not a rate from 0.0625 to 16, or -16 to -0.0625 backwards"),
+        ("step 0", "step: '0' is not a number of frames, +1 to +1000 or -1 to -1000"),
+        ("step -1001", "step: '-1001' is not a number of frames, +1 to +1000 or -1 to -1000"),
+        ("step one", "step: 'one' is not a number of frames, +1 to +1000 or -1 to -1000"),
+        ("step 1 2", "usage: step [+N | -N] (frames, 1 to 1000; +1 alone)"),
         ("volume 1.5", "volume: '1.5' is not a volume from 0 to 1"),
         ("volume 0x1", "volume: '0x1' is not a volume from 0 to 1"),
     ])

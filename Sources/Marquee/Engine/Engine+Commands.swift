@@ -191,19 +191,20 @@ extension Engine {
     private func restartCurrent(in state: inout State, effects: inout Effects) -> CommandOutcome {
         effects.currentItemChanged = .some(state.queue.current)
         // Played backwards, an item starts at its end.
-        return restart(state.queue.current, at: state.readsBackwards ? .positiveInfinity : .zero, exact: false,
+        return restart(state.queue.current, at: state.playing && state.rate < 0 ? .positiveInfinity : .zero, exact: false,
                        in: &state, effects: &effects)
     }
 
     /// Starts reading `item` at `time` on a new serial; stale data is dropped
     /// everywhere (in `send`) and pending seeks report that they were superseded.
     /// - Parameters:
-    ///   - reversed: read backwards; nil goes on the way the latest restart read.
+    ///   - reversed: read backwards; nil reads backwards while playing at a negative rate.
     ///   - step: a step's frames passed over before the one shown.
     private func restart(_ item: PlayerItem?, at time: MediaTime, exact: Bool, reversed: Bool? = nil, step: Int? = nil,
                          in state: inout State, effects: inout Effects) -> CommandOutcome {
         state.serial += 1
-        state.readsBackwards = reversed ?? state.readsBackwards
+        // A seek or a new item reads backwards only while playing backwards: paused, it shows the frame at the time.
+        state.readsBackwards = reversed ?? (state.playing && state.rate < 0)
         state.finishedStages = []
         state.buffering = false
         let superseded = state.seekWaiters.map(\.continuation)

@@ -175,8 +175,10 @@ final class ItemSource {
         if reversed, let video {
             let time = itemStart.isNumeric ? min(max(itemStart, .zero), media.duration) : media.duration
             audio?.decoder.flush()
+            // From the end, every frame: a container's length may end at its last frame's start (WebM) rather than after it.
+            let end = time < media.duration ? time : media.duration + MediaTime(value: 1, timescale: 1)
             reverse = ReverseReader(demuxer: demuxer, stream: video.stream, decoder: video.decoder, start: media.startTime,
-                                    end: time + media.startTime)
+                                    end: end + media.startTime)
             let segment = Segment(id: segmentID, item: item, pass: pass, timelineStart: timelineStart, itemStart: time,
                                   ptsOrigin: time + media.startTime, hasVideo: true, hasAudio: false, isReversed: true)
             segments.append(segment)
@@ -375,7 +377,7 @@ final class ItemSource {
 
     /// A step that ran out of item before its count: the last frame passed over is the one shown.
     private func showLastSkipped(serial: Int, emit: (Output) -> Void) {
-        guard skipFrames > 0, let last = lastSkipped else { return }
+        guard framesSinceStart == 0, let last = lastSkipped else { return }
         skipFrames = 0
         lastSkipped = nil
         if isReversed {
