@@ -133,10 +133,12 @@ import Testing
     @Test func aStillPictureCannotGoBackwardsAndPlaysOn() async throws {
         let still = try Fixtures.path(Self.picture)
         let run = try Run([still], untimed: false, audio: false)
-        run.player.play()
         let item = try #require(run.player.currentItem)
-        let deadline = Date().addingTimeInterval(10)
-        while run.video.frames.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        item.imageDuration = 3600
+        run.player.play()
+        // Generous: the suite runs beside decode-heavy ones.
+        let deadline = Date().addingTimeInterval(60)
+        while run.video.frames.isEmpty || item.status != .readyToPlay, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(item.status == .readyToPlay)
         #expect(item.reverseRefusal == "a still picture has no frames to go back through")
         #expect(!item.canPlayReverse && !item.canPlaySlowReverse && !item.canPlayFastReverse && !item.canStepBackward && !item.canStepForward)
@@ -156,8 +158,9 @@ import Testing
             if case .reverseRefused(_, let reason) = event { refusals.withLock { $0.append(reason) } }
         }
         defer { run.player.removeEventHandler(token) }
+        run.player.currentItem?.imageDuration = 3600
         run.player.rate = -2
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while run.video.frames.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         try await Task.sleep(for: .milliseconds(100))
         #expect(run.video.frames.count >= 1, "nothing shown")
