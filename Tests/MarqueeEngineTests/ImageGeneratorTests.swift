@@ -170,3 +170,22 @@ import Testing
         return squared == 0 ? .infinity : 10 * log10(255 * 255 / squared)
     }
 }
+
+/// A request is cancellable while it decodes, not only between pictures:
+/// an exact picture near the end of one 10 s GOP at 1080p decodes about 250
+/// frames, and its task cancelled a moment in ends with `CancellationError`
+/// instead of a picture.
+@Suite struct ImageGeneratorCancellationTests {
+    @Test func aRequestCancelledMidDecodeEndsWithCancellation() async throws {
+        let path = try Fixtures.path(Fixtures.indexed(seconds: 10, fps: 25, size: "1920x1080", encoderOptions: [
+            "-preset", "ultrafast", "-crf", "16", "-sc_threshold", "0", "-g", "250"]))
+        var generator = ImageGenerator(asset: Asset(source: path))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let request = generator
+        let task = Task { try await request.image(at: MediaTime(seconds: 9.9, preferredTimescale: 1000)) }
+        try await Task.sleep(for: .milliseconds(150))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}

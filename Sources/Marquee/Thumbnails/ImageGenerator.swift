@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeFFmpeg
+import Synchronization
 
 /// Pictures of an asset at requested times, as AVAssetImageGenerator makes
 /// them: a thumbnail for a content system's preview, a contact sheet.
@@ -52,7 +53,13 @@ public struct ImageGenerator: Sendable {
     public func image(at time: MediaTime) async throws -> Image {
         try Task.checkCancellation()
         let request = self
-        return try await offCooperativePool { try request.decode(at: time) }
+        // The decoding runs on a Dispatch thread, where the task's cancellation is not seen: it reads this flag instead.
+        let cancelled = CancelFlag()
+        return try await withTaskCancellationHandler {
+            try await offCooperativePool { try request.decode(at: time, cancelled: cancelled) }
+        } onCancel: {
+            cancelled.raise()
+        }
     }
 
     /// The pictures at `times`, in order, one at a time, as a sequence:
@@ -83,7 +90,8 @@ public struct ImageGenerator: Sendable {
 
     private var exact: Bool { requestedTimeToleranceBefore == .zero && requestedTimeToleranceAfter == .zero }
 
-    private func decode(at time: MediaTime) throws -> Image {
+    /// - Parameter cancelled: looked at before each packet; set, the decode ends with `CancellationError`.
+    private func decode(at time: MediaTime, cancelled: CancelFlag) throws -> Image {
         if let maximumSize, maximumSize.width < 1 || maximumSize.height < 1 {
             throw ImageGeneratorError.badMaximumSize(maximumSize)
         }
@@ -101,9 +109,9 @@ public struct ImageGenerator: Sendable {
         guard time >= .zero, !duration.isNumeric || duration <= .zero || time < duration else {
             throw ImageGeneratorError.outsideItem(source: asset.source, time: time, duration: duration)
         }
-        var frame = try firstFrame(of: source, at: time, exact: exact)
+        var frame = try firstFrame(of: source, at: time, exact: exact, cancelled: cancelled)
         if !exact, !within(frame.itemTime, of: time) {
-            frame = try firstFrame(of: source, at: time, exact: true)
+            frame = try firstFrame(of: source, at: time, exact: true, cancelled: cancelled)
         }
         return Image(picture: try shown(frame.frame), actualTime: frame.itemTime, requestedTime: time)
     }
@@ -116,7 +124,7 @@ public struct ImageGenerator: Sendable {
 
     /// The first frame a start at `time` shows: the keyframe at or before
     /// it, or with `exact` the frame on screen at it.
-    private func firstFrame(of source: ItemSource, at time: MediaTime, exact: Bool) throws -> TimelineFrame {
+    private func firstFrame(of source: ItemSource, at time: MediaTime, exact: Bool, cancelled: CancelFlag) throws -> TimelineFrame {
         if let still = source.still {
             return TimelineFrame(frame: still, segment: try source.start(at: .zero, timelineStart: 0, segmentID: 0, exact: false),
                                  itemTime: .zero, timeline: 0, duration: 0, serial: 0)
@@ -127,7 +135,7 @@ public struct ImageGenerator: Sendable {
             if found == nil, case .video(let frame) = output { found = frame }
         }
         while found == nil {
-            try Task.checkCancellation()
+            if cancelled.isRaised { throw CancellationError() }
             guard try source.step(serial: 0, emit: keep) == .endOfPass else { continue }
             _ = try source.drain(serial: 0, emit: keep)
             guard let found else { throw ImageGeneratorError.nothingDecoded(source: asset.source, time: time) }
@@ -168,4 +176,13 @@ public enum ImageGeneratorError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     private static func seconds(_ time: MediaTime) -> String { String(format: "%.3f", time.seconds) }
+}
+
+/// A task's cancellation, for work on a thread that is not the task's.
+private final class CancelFlag: Sendable {
+    private let raised = Atomic(false)
+
+    func raise() { raised.store(true, ordering: .relaxed) }
+
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
