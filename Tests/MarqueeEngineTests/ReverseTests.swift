@@ -72,6 +72,15 @@ import Testing
         #expect(run.video.frames.map(\.index) == (0..<75).reversed().map(Optional.some))
     }
 
+    /// Looping backwards, the start is a seam: the item plays again from its end, each pass newest first.
+    @Test func loopingBackwardsPlaysTheItemAgainFromItsEnd() async throws {
+        let run = try Run([try Fixtures.path(Self.closedGOP)], untimed: true, audio: false, loop: .item, passes: 2)
+        try await run.playToEnd(rate: -1)
+        let once = (0..<150).reversed().map(Optional.some)
+        #expect(run.video.frames.map(\.index) == once + once)
+        #expect(zip(run.video.frames, run.video.frames.dropFirst()).allSatisfy { $0.display <= $1.display })
+    }
+
     /// Paused, `step(byCount:)` from 12 seeded random frames lands on the
     /// next and the previous frame index exactly (and 5 on, 5 back); at the
     /// first and last frames a step goes no further.

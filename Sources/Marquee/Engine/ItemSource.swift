@@ -208,10 +208,10 @@ final class ItemSource {
     /// decoder flush. Returns the new segment.
     func startNextPass(segmentID: Int) throws -> Segment {
         guard let last = segments.last else { throw PlaybackError.internalState("next pass before start") }
-        if let reverse {
+        if isReversed, let timelineEnd {
             // Backwards, the next pass starts at the end again, right after the start shown last.
-            return try start(at: media.duration, timelineStart: last.timelineStart + (last.ptsOrigin - reverse.end).seconds,
-                             segmentID: segmentID, pass: last.pass + 1, exact: true, reversed: true)
+            return try start(at: media.duration, timelineStart: timelineEnd, segmentID: segmentID, pass: last.pass + 1,
+                             exact: true, reversed: true)
         }
         let end = passEnd.isNumeric ? passEnd : last.ptsOrigin
         let start = media.startTime
@@ -387,6 +387,14 @@ final class ItemSource {
         }
     }
 
+    /// A step's frame to pass over (kept, in case the item ends first), or false to hand it on.
+    private func passesOver(_ frame: VideoFrame, duration: Double) -> Bool {
+        guard skipFrames > 0 else { return false }
+        skipFrames -= 1
+        lastSkipped = (frame, duration)
+        return true
+    }
+
     /// One step of reading backwards: a packet, a seek or a frame handed on.
     private func stepBackwards(_ reverse: ReverseReader, serial: Int, emit: (Output) -> Void) throws -> Step {
         do throws(FFmpegError) {
@@ -413,11 +421,7 @@ final class ItemSource {
     /// A frame read backwards, placed so that its end comes first on the timeline.
     private func emitBackwards(_ frame: VideoFrame, serial: Int, emit: (Output) -> Void) {
         let duration = frame.duration.isNumeric && frame.duration > .zero ? frame.duration.seconds : 1 / frameRate
-        if skipFrames > 0 {
-            skipFrames -= 1
-            lastSkipped = (frame, duration)
-            return
-        }
+        if passesOver(frame, duration: duration) { return }
         guard let segment = segments.last else { return }
         framesSinceStart += 1
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
@@ -524,11 +528,7 @@ final class ItemSource {
         }
         lastVideoPts = frame.pts
         if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }
-        if skipFrames > 0 {
-            skipFrames -= 1
-            lastSkipped = (frame, duration)
-            return
-        }
+        if passesOver(frame, duration: duration) { return }
         framesSinceStart += 1
         let segment = segment(for: frame.pts, video: true)
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),

@@ -100,8 +100,7 @@ final class ReverseReader {
                 chunk.keyframe = packet.pts
                 if packet.pts >= end {
                     // The keyframe found shows after what is left: the GOP before holds it.
-                    phase = chunk.target > start
-                        ? .seek(target: chunk.target - chunk.stepBack, stepBack: chunk.stepBack + chunk.stepBack) : .done
+                    phase = furtherBack(than: chunk)
                     return .working
                 }
             }
@@ -142,13 +141,17 @@ final class ReverseReader {
     /// search further back.
     private func finish(_ chunk: Chunk) {
         guard let oldest = chunk.frames.first else {
-            phase = chunk.target > start
-                ? .seek(target: chunk.target - chunk.stepBack, stepBack: chunk.stepBack + chunk.stepBack) : .done
+            phase = furtherBack(than: chunk)
             return
         }
         ready = chunk.frames
         end = oldest.pts
         phase = .seek(target: Self.justBefore(end), stepBack: Self.firstStepBack)
+    }
+
+    /// A GOP that held nothing before `end`: search twice as far back, or stop at the item's start.
+    private func furtherBack(than chunk: Chunk) -> Phase {
+        chunk.target > start ? .seek(target: chunk.target - chunk.stepBack, stepBack: chunk.stepBack + chunk.stepBack) : .done
     }
 
     /// A millisecond before `time`: the seek then finds the keyframe of the
