@@ -8,7 +8,9 @@ PNGWriter finds, the codecs VADevice+Support maps to VA-API (their decoders
 and hwaccels), the URL schemes MediaRoots lets a playlist name and the file
 protocol PNGWriter writes with, and the containers the code tells apart by
 name. What was built is what the slim ffprobe lists (-decoders, -filters...,
-and `-h decoder=NAME` for the hardware it can decode on). Exits 1 naming
+and `-h decoder=NAME` for the hardware it can decode on), and for parsers,
+which no program lists, the config_components.h configure wrote (the
+recipe keeps it in PREFIX/share/marquee). Exits 1 naming
 every name that is missing, and where.
 
     python3 board/ffmpeg/check_components.py [PREFIX]   # default: board/ffmpeg/build's
@@ -46,7 +48,7 @@ CODEC_DECODERS = {"mpeg2video": ("mpeg2video", "mpeg2_vaapi"), "h264": ("h264", 
                   "hevc": ("hevc", "hevc_vaapi"), "vp8": ("vp8", "vp8_vaapi"),
                   "vp9": ("vp9", "vp9_vaapi"), "av1": ("av1", "av1_vaapi")}
 # configure's names where ffprobe's listing names the same part otherwise.
-LISTED_AS = {("protocol", "libsrt"): "srt", ("demuxer", "mov"): "mov"}
+LISTED_AS = {("protocol", "libsrt"): "srt", ("demuxer", "mpegps"): "mpeg"}
 
 
 def read(path):
@@ -118,7 +120,7 @@ def built(prefix):
         for line in ffprobe(prefix, option).splitlines():
             # " V....D h264    H.264 / ..." after the legend, which ends at a " ------" line.
             match = re.match(r'^ [A-Z.|]{3,6} (\S+)\s', line)
-            if match and not line.startswith(" ---"):
+            if match and match.group(1) != "=":
                 parts.add((kind, match.group(1)))
     for line in ffprobe(prefix, "-demuxers").splitlines():
         match = re.match(r'^ D[ E] (\S+)\s', line)
@@ -128,6 +130,9 @@ def built(prefix):
     inputs = protocols.split("Input:")[1].split("Output:")[0]
     parts |= {("protocol", name) for name in inputs.split()}
     parts |= {("library", name) for name in ffprobe(prefix, "-buildconf").split()}
+    # No program lists parsers; configure's header of what it enabled does.
+    config = read(os.path.join(prefix, "share", "marquee", "config_components.h"))
+    parts |= {("parser", name.lower()) for name in re.findall(r'#define CONFIG_([A-Z0-9_]+)_PARSER 1', config)}
     return parts
 
 
