@@ -3,8 +3,9 @@
 plays (issue 23).
 
 1. Each row of the supported formats table in docs/formats.md names a
-   fixture of ../shared/media (or generated/NAME, a picture made here with
-   Debian's ffmpeg): `marquee play` built against the slim prefix
+   fixture of ../shared/media (or generated/NAME: a picture, or an HLS
+   stream served over loopback HTTP, made here with Debian's ffmpeg):
+   `marquee play` built against the slim prefix
    plays it (exit 0, no error line) and presents its pictures or writes its
    sound.
 2. Every file of ../shared/media/MANIFEST.tsv is played by both binaries,
@@ -22,6 +23,8 @@ checked, not its length).
 """
 
 import argparse
+import functools
+import http.server
 import json
 import os
 import re
@@ -29,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 MEDIA = os.path.abspath(os.path.join(ROOT, "..", "shared", "media"))
@@ -60,13 +64,35 @@ def out_of_scope():
     return dict(re.findall(r'^- `([^`]+)`: (.+)$', section, re.M))
 
 
-def generated(fixture, folder):
-    """A picture ../shared/media has none of ("generated/picture.png"), made
-    with Debian's ffmpeg from one testsrc2 frame."""
-    path = os.path.join(folder, os.path.basename(fixture))
-    subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
-                    "-i", "testsrc2=size=320x240", "-frames:v", "1", path], check=True)
+def generated(fixture, folder, server):
+    """What ../shared/media has none of, made with Debian's ffmpeg: a picture
+    ("generated/picture.png", one testsrc2 frame), or an HLS stream
+    ("generated/stream.m3u8", 2 s of H.264 and AAC in MPEG-TS segments),
+    whose URL on the loopback HTTP server is returned."""
+    name = os.path.basename(fixture)
+    path = os.path.join(folder, name)
+    ffmpeg = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+    if name.endswith(".m3u8"):
+        subprocess.run([*ffmpeg, "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+                        "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-g", "25", "-c:a", "aac",
+                        "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_playlist_type", "vod", path],
+                       check=True)
+        return f"http://127.0.0.1:{server.server_address[1]}/{name}"
+    subprocess.run([*ffmpeg, "-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", path], check=True)
     return path
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *_):
+        pass  # the check's output is its verdict, not the requests
+
+
+def serve(folder):
+    """An HTTP server on a loopback port for the files of `folder`, on a thread of its own."""
+    handler = functools.partial(QuietHandler, directory=folder)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def manifest():
@@ -110,13 +136,15 @@ def main():
     if not fixtures:
         failures.append(f"{FORMATS}: no fixtures found in the table under '## Supported'")
     scratch = tempfile.mkdtemp(prefix="check-formats-")
+    server = serve(scratch)
     for name, fixture in fixtures:
-        path = generated(fixture, scratch) if fixture.startswith("generated/") else os.path.join(MEDIA, fixture)
+        path = generated(fixture, scratch, server) if fixture.startswith("generated/") else os.path.join(MEDIA, fixture)
         status, frames, samples, errors = play(args.slim, path)
         if status != 0 or errors or (frames == 0 and samples == 0):
             failures.append(f"{name}: {fixture} does not play on the slim build (exit {status}, {frames} frames, "
                             f"{samples} audio frames): {errors or 'nothing shown or heard'}")
 
+    server.shutdown()
     shutil.rmtree(scratch)
 
     excluded = out_of_scope()
