@@ -77,6 +77,11 @@ def asked_by_code():
             asked[("filter", name)] = where
         for codec in re.findall(r'avcodec_find_encoder\(AV_CODEC_ID_([A-Z0-9_]+)\)', text):
             asked[("encoder", codec.lower())] = where
+        # Asked by name (none today; a call added later is checked from its first day).
+        for call, kind in (("avcodec_find_decoder_by_name", "decoder"), ("avcodec_find_encoder_by_name", "encoder"),
+                           ("av_find_input_format", "demuxer"), ("avfilter_get_by_name", "filter")):
+            for name in re.findall(call + r'\("([a-z0-9_]+)"', text):
+                asked[(kind, CONTAINER_DEMUXERS.get(name, name) if kind == "demuxer" else name)] = where
         if path.endswith("VADevice+Support.swift"):
             for codec in re.findall(r'case \(AV_CODEC_ID_([A-Z0-9_]+),', text):
                 decoder, hwaccel = CODEC_DECODERS[codec.lower()]
