@@ -5,14 +5,15 @@ plays (issue 23).
 1. Each row of the supported formats table in docs/formats.md names a
    fixture of ../shared/media (or generated/NAME: a picture, or an HLS
    stream served over loopback HTTP, made here with Debian's ffmpeg):
-   `marquee play` built against the slim prefix
-   plays it (exit 0, no error line) and presents its pictures or writes its
-   sound.
+   `marquee play` built against the slim prefix plays it (exit 0, no error
+   line) and presents its pictures or writes its sound.
 2. Every file of ../shared/media/MANIFEST.tsv is played by both binaries,
    the one on Debian's libav* and the one on the slim build: wherever the
-   first presents frames or writes sound, the second presents as many frames
-   and writes as much sound, unless docs/formats.md lists the file as out of
-   scope, with its reason. A file listed there that plays the same on both
+   first presents frames or writes sound, the second presents as many
+   frames, writes as much sound and shows the picture alike (size,
+   orientation, colour, the deinterlacing and tone mapping applied: --stats'
+   "picture"), unless docs/formats.md lists the file as out of scope, with
+   its reason. A file listed there that plays the same on both
    is an error too (the list would be stale).
 
 Untimed, on the null outputs, software decoding; a clip longer than 30 s is
@@ -110,7 +111,8 @@ def duration(path):
 
 
 def play(marquee, path):
-    """(exit status, frames presented, audio frames written, stderr) of one untimed play."""
+    """(exit status, frames presented, audio frames written, stderr, the picture as
+    shown: size, orientation, colour and the filters applied) of one untimed play."""
     arguments = [marquee, "play", path, "--untimed", "--video-out", "null", "--audio-out", "null",
                  "--hwdec", "software", "--image-duration", "1"]
     seconds = duration(path)
@@ -122,7 +124,8 @@ def play(marquee, path):
             counters = json.loads(read(stats.name))
         except ValueError:
             counters = {}
-    return result.returncode, counters.get("framesPresented", 0), counters.get("audioFramesWritten", 0), result.stderr.strip()
+    return (result.returncode, counters.get("framesPresented", 0), counters.get("audioFramesWritten", 0),
+            result.stderr.strip(), counters.get("picture"))
 
 
 def main():
@@ -139,7 +142,7 @@ def main():
     server = serve(scratch)
     for name, fixture in fixtures:
         path = generated(fixture, scratch, server) if fixture.startswith("generated/") else os.path.join(MEDIA, fixture)
-        status, frames, samples, errors = play(args.slim, path)
+        status, frames, samples, errors, _ = play(args.slim, path)
         if status != 0 or errors or (frames == 0 and samples == 0):
             failures.append(f"{name}: {fixture} does not play on the slim build (exit {status}, {frames} frames, "
                             f"{samples} audio frames): {errors or 'nothing shown or heard'}")
@@ -156,11 +159,12 @@ def main():
         debian = play(args.debian, os.path.join(MEDIA, path))
         slim = play(args.slim, os.path.join(MEDIA, path))
         plays_today = debian[1] > 0 or debian[2] > 0
-        same = debian[1:3] == slim[1:3] and (debian[0] == 0) == (slim[0] == 0)
+        same = debian[1:3] == slim[1:3] and debian[4] == slim[4] and (debian[0] == 0) == (slim[0] == 0)
         played += plays_today
         if plays_today and not same and path not in excluded:
-            failures.append(f"{path}: Debian's libav* {debian[1]} frames, {debian[2]} audio frames; the slim build "
-                            f"{slim[1]} and {slim[2]} (exit {slim[0]}: {slim[3] or 'no error line'}); "
+            failures.append(f"{path}: Debian's libav* {debian[1]} frames, {debian[2]} audio frames, picture "
+                            f"'{debian[4]}'; the slim build {slim[1]}, {slim[2]}, '{slim[4]}' "
+                            f"(exit {slim[0]}: {slim[3] or 'no error line'}); "
                             "list it in docs/formats.md's out of scope with the reason, or add what it needs to "
                             "board/ffmpeg/components")
         if path in excluded and (same or not plays_today):
