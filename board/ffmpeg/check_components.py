@@ -113,8 +113,10 @@ def listed():
 
 
 def ffprobe(prefix, *args):
+    # The libraries carry no run path: the slim ffprobe is pointed at them.
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(prefix, "lib"))
     result = subprocess.run([os.path.join(prefix, "bin", "ffprobe"), "-hide_banner", *args],
-                            capture_output=True, text=True, check=True)
+                            capture_output=True, text=True, check=True, env=env)
     return result.stdout
 
 
