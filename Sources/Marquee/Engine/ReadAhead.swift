@@ -37,7 +37,8 @@ final class ReadAhead: @unchecked Sendable {
     private var parkRequested = false
     private var parked = false
     private var stopping = false
-    private var thread: Thread?
+    /// Cleared by the reader thread as it ends.
+    private var running = true
 
     init(demuxer: Demuxer, timedStream: Int, seconds: Double, maximumBytes: Int = 64 << 20, consumer: WakeSignal) {
         self.demuxer = demuxer
@@ -45,10 +46,7 @@ final class ReadAhead: @unchecked Sendable {
         self.seconds = seconds
         self.maximumBytes = maximumBytes
         self.consumer = consumer
-        let thread = Thread { [self] in run() }
-        thread.name = "marquee-readahead"
-        self.thread = thread
-        thread.start()
+        NamedThread.start("marquee.read") { [self] in run() }
     }
 
     /// The next packet, the end, the error that ended reading, or `.waiting`.
@@ -129,7 +127,7 @@ final class ReadAhead: @unchecked Sendable {
         stopping = true
         demuxer.abortRead()
         condition.broadcast()
-        while thread != nil { condition.wait() }
+        while running { condition.wait() }
         condition.unlock()
     }
 
@@ -170,7 +168,7 @@ final class ReadAhead: @unchecked Sendable {
             }
             consumer.raise()
         }
-        thread = nil
+        running = false
         condition.broadcast()
         condition.unlock()
     }

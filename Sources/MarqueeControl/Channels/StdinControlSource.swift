@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MarqueeCore
 import Synchronization
 
 /// Commands from a file descriptor (standard input), one per line, each
@@ -28,11 +29,7 @@ public final class StdinControlSource: Sendable {
     }
 
     public func start() {
-        let thread = Thread { [self] in
-            Thread.current.name = "marquee.stdin"
-            readLines()
-        }
-        thread.start()
+        NamedThread.start("marquee.stdin") { [self] in readLines() }
     }
 
     /// True once input has ended.

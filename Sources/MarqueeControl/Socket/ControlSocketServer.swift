@@ -69,14 +69,12 @@ public final class ControlSocketServer: Sendable {
             defer { state.running = true }
             return !state.running
         }) else { return }
-        let thread = Thread { [self] in
+        NamedThread.start("marquee.socket") { [self] in
             state.withLock { $0.thread = pthread_self() }
             serve()
             state.withLock { $0.clients.removeAll() }
             finished.signal()
         }
-        thread.name = "marquee.socket"
-        thread.start()
     }
 
     /// Stops serving: queued replies get one last try, every connection is

@@ -40,12 +40,10 @@ final class RequestDeadlines: Sendable {
     init(allowanceSeconds: Int, log: @escaping @Sendable (String) -> Void) {
         self.allowanceSeconds = allowanceSeconds
         self.log = log
-        let thread = Thread { [self] in
-            Thread.current.name = "marquee.http"
+        NamedThread.start("marquee.http") { [self] in
             run()
             finished.signal()
         }
-        thread.start()
     }
 
     /// A connection was accepted: its first request is due within the allowance.

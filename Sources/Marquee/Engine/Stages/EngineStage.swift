@@ -37,15 +37,10 @@ final class StageThread: @unchecked Sendable {
         let name = "marquee.\(stage.name)"
         // Handed over: from here on only the new thread uses the stage.
         nonisolated(unsafe) let stage = stage
-        let thread = Thread { [done] in
-            // On Linux a name set before start() never reaches the kernel,
-            // where top -H, perf and crash reports read it.
-            Thread.current.name = name
+        NamedThread.start(name, stackSize: 1 << 20) { [done] in
             Self.run(stage, clock: clock, heartbeat: heartbeat, stall: stall?.stage == stage.name ? stall : nil)
             done.signal()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     private static func run(_ stage: any EngineStage, clock: any HostClock, heartbeat: StageHeartbeat, stall: StageStall?) {
