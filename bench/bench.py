@@ -303,6 +303,26 @@ MPV_LEAN = ["--osc=no", "--ytdl=no", "--load-scripts=no", "--load-stats-overlay=
             "--load-auto-profiles=no", "--input-default-bindings=no", "--input-terminal=no"]
 
 
+def first_frame_samples(names, clip_names, reps, command_for):
+    """Milliseconds to the first frame by (clip, name), runs interleaved and
+    rotated; command_for(clip, name) gives (command, marker, env)."""
+    # One warm-up per clip and player so that every process starts with the
+    # libraries and the file in the page cache (a kiosk's second boot).
+    for clip_name in clip_names:
+        for name in names:
+            command, marker, env = command_for(clip_name, name)
+            time_to_marker(command, marker, env=env)
+    samples = {}
+    for rep in range(reps):
+        log(f"  time to first frame, repetition {rep + 1}/{reps}")
+        for clip_name in clip_names:
+            for name in rotated(names, rep):
+                command, marker, env = command_for(clip_name, name)
+                seconds, _ = time_to_marker(command, marker, env=env)
+                samples.setdefault((clip_name, name), []).append(seconds * 1000)
+    return samples
+
+
 def bench_first_frame(tools, clips, reps):
     """Process start to first picture, real-time playback on the null outputs."""
     env = dict(tools.env)
@@ -314,20 +334,11 @@ def bench_first_frame(tools, clips, reps):
         "mpv-lean": (["mpv", "--no-config", "--vo=null", "--ao=null", *MPV_LEAN,
                       f"--term-playing-msg={MPV_MARKER.decode()}", "{clip}"], MPV_MARKER, tools.env),
     }
-    samples = {}
-    # One untimed warm-up per clip and tool so that every process starts with
-    # the libraries and the file in the page cache (a kiosk's second boot).
-    for clip_name in THROUGHPUT_CLIPS:
-        for name, (command, marker, run_env) in variants.items():
-            time_to_marker([c.replace("{clip}", clips[clip_name]["path"]) for c in command], marker, env=run_env)
-    for rep in range(reps):
-        log(f"  time to first frame, repetition {rep + 1}/{reps}")
-        for clip_name in THROUGHPUT_CLIPS:
-            for name in rotated(list(variants), rep):
-                command, marker, run_env = variants[name]
-                seconds, _ = time_to_marker([c.replace("{clip}", clips[clip_name]["path"]) for c in command], marker,
-                                            env=run_env)
-                samples.setdefault((clip_name, name), []).append(seconds * 1000)
+    def command_for(clip_name, name):
+        command, marker, run_env = variants[name]
+        return [c.replace("{clip}", clips[clip_name]["path"]) for c in command], marker, run_env
+
+    samples = first_frame_samples(list(variants), THROUGHPUT_CLIPS, reps, command_for)
     rows = []
     for clip_name in THROUGHPUT_CLIPS:
         row = {"clip": clip_name}

@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (clips, measuring, summaries, metadata)
-from bench import OUT, SCRATCH, log, measure, ratio, rotated, summary, time_to_marker  # noqa: E402
+from bench import OUT, SCRATCH, log, measure, ratio, rotated, summary  # noqa: E402
 
 PLAYERS = ("slim", "marquee", "mpv", "ffmpeg")
 UNTIMED_CLIPS = bench.THROUGHPUT_CLIPS
@@ -103,19 +103,9 @@ def bench_untimed(players, clips, reps):
 
 
 def bench_first_frame(players, clips, reps):
-    names = ("slim", "marquee", "mpv")
-    for clip_name in UNTIMED_CLIPS:  # warm-up: libraries and file in the page cache
-        for player in names:
-            command, marker, env = players.first_frame(player, clips[clip_name])
-            time_to_marker(command, marker, env=env)
-    samples = {}
-    for rep in range(reps):
-        log(f"  time to first frame, repetition {rep + 1}/{reps}")
-        for clip_name in UNTIMED_CLIPS:
-            for player in rotated(names, rep):
-                command, marker, env = players.first_frame(player, clips[clip_name])
-                seconds, _ = time_to_marker(command, marker, env=env)
-                samples.setdefault((clip_name, player), []).append(seconds * 1000)
+    names = ["slim", "marquee", "mpv"]
+    samples = bench.first_frame_samples(names, UNTIMED_CLIPS, reps,
+                                        lambda clip_name, player: players.first_frame(player, clips[clip_name]))
     rows = []
     for clip_name in UNTIMED_CLIPS:
         row = {"clip": clip_name}
