@@ -303,9 +303,11 @@ MPV_LEAN = ["--osc=no", "--ytdl=no", "--load-scripts=no", "--load-stats-overlay=
             "--load-auto-profiles=no", "--input-default-bindings=no", "--input-terminal=no"]
 
 
-def first_frame_samples(names, clip_names, reps, command_for):
-    """Milliseconds to the first frame by (clip, name), runs interleaved and
-    rotated; command_for(clip, name) gives (command, marker, env)."""
+def first_frame_rows(names, clip_names, reps, command_for, ratios):
+    """A row a clip: milliseconds to the first frame of each player, runs
+    interleaved and rotated, and each ratio of medians named in `ratios`
+    ({key: (player, over player)}); command_for(clip, name) gives (command,
+    marker, env)."""
     # One warm-up per clip and player so that every process starts with the
     # libraries and the file in the page cache (a kiosk's second boot).
     for clip_name in clip_names:
@@ -320,7 +322,15 @@ def first_frame_samples(names, clip_names, reps, command_for):
                 command, marker, env = command_for(clip_name, name)
                 seconds, _ = time_to_marker(command, marker, env=env)
                 samples.setdefault((clip_name, name), []).append(seconds * 1000)
-    return samples
+    rows = []
+    for clip_name in clip_names:
+        row = {"clip": clip_name}
+        for name in names:
+            row[name] = {"ms": summary(samples[(clip_name, name)])}
+        for key, (name, other) in ratios.items():
+            row[key] = ratio(row[name]["ms"], row[other]["ms"])
+        rows.append(row)
+    return rows
 
 
 def bench_first_frame(tools, clips, reps):
@@ -338,16 +348,8 @@ def bench_first_frame(tools, clips, reps):
         command, marker, run_env = variants[name]
         return [c.replace("{clip}", clips[clip_name]["path"]) for c in command], marker, run_env
 
-    samples = first_frame_samples(list(variants), THROUGHPUT_CLIPS, reps, command_for)
-    rows = []
-    for clip_name in THROUGHPUT_CLIPS:
-        row = {"clip": clip_name}
-        for name in variants:
-            row[name] = {"ms": summary(samples[(clip_name, name)])}
-        row["ratio_marquee_mpv"] = ratio(row["marquee"]["ms"], row["mpv"]["ms"])
-        row["ratio_marquee_mpv_lean"] = ratio(row["marquee"]["ms"], row["mpv-lean"]["ms"])
-        rows.append(row)
-    return rows
+    return first_frame_rows(list(variants), THROUGHPUT_CLIPS, reps, command_for,
+                            {"ratio_marquee_mpv": ("marquee", "mpv"), "ratio_marquee_mpv_lean": ("marquee", "mpv-lean")})
 
 
 def mpv_seams(stats_file, frames_per_pass, frame_interval_ms):

@@ -103,18 +103,9 @@ def bench_untimed(players, clips, reps):
 
 
 def bench_first_frame(players, clips, reps):
-    names = ["slim", "marquee", "mpv"]
-    samples = bench.first_frame_samples(names, UNTIMED_CLIPS, reps,
-                                        lambda clip_name, player: players.first_frame(player, clips[clip_name]))
-    rows = []
-    for clip_name in UNTIMED_CLIPS:
-        row = {"clip": clip_name}
-        for player in names:
-            row[player] = {"ms": summary(samples[(clip_name, player)])}
-        row["slim_mpv"] = ratio(row["slim"]["ms"], row["mpv"]["ms"])
-        row["marquee_mpv"] = ratio(row["marquee"]["ms"], row["mpv"]["ms"])
-        rows.append(row)
-    return rows
+    return bench.first_frame_rows(["slim", "marquee", "mpv"], UNTIMED_CLIPS, reps,
+                                  lambda clip_name, player: players.first_frame(player, clips[clip_name]),
+                                  {"slim_mpv": ("slim", "mpv"), "marquee_mpv": ("marquee", "mpv")})
 
 
 def bench_realtime(players, clips, reps):
