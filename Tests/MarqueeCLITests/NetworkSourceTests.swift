@@ -127,6 +127,8 @@ import Testing
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.filter { $0.contains(": lost (") }.count == 1 && lines.filter { $0.contains(": back after") }.count == 1,
                 "\(lines)")
+        #expect(lines.allSatisfy { $0.range(of: #"\((1 attempt|([02-9]|[1-9][0-9]+) attempts)\)$"#, options: .regularExpression) != nil
+                                   || !$0.contains(": back after") }, "\(lines)")
         let frames = try PresentedFrame.read("\(work)/presented.jsonl")
         let holds = zip(frames, frames.dropFirst()).filter { $1.display - $0.display > 1 }
         // Frames drained at the loss follow the audio clock, which has run dry

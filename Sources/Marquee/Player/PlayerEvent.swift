@@ -58,7 +58,7 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .timeJumped(let item, let time): "time jumped \(item) to \(time.seconds) s"
         case .playbackStalled(let item): "playback stalled \(item)"
         case .sourceLost(let item, let reason, let retryIn): "source lost \(item): \(reason), retry in \(retryIn) s"
-        case .sourceRestored(let item, let seconds, let attempts): "source back \(item) after \(seconds) s, \(attempts) attempts"
+        case .sourceRestored(let item, let seconds, let attempts): "source back \(item) after \(seconds) s, \(attempts) attempt\(attempts == 1 ? "" : "s")"
         case .rateChanged(let rate): "rate \(rate)"
         case .reverseRefused(let item, let reason): "\(item) cannot play backwards: \(reason)"
         case .playbackFinished: "playback finished"

@@ -64,7 +64,8 @@ final class PlaySession: Sendable {
                                                  item.asset.source, reason, retryIn, retryCap))
                         service?.setWaiting(.stream, "waiting for \(item.asset.source)")
                     case .sourceRestored(let item, let seconds, let attempts):
-                        Diagnostics.error(String(format: "%@: back after %.1f s (%d attempts)", item.asset.source, seconds, attempts))
+                        Diagnostics.error(String(format: "%@: back after %.1f s (%d %@)", item.asset.source, seconds, attempts,
+                                                 attempts == 1 ? "attempt" : "attempts"))
                         service?.setWaiting(.stream, nil)
                     case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
