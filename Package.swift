@@ -36,9 +36,9 @@ let package = Package(
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CVA", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
         .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP"],
-                          // lld packs the binary's 78,000 relative relocations (the Swift
-                          // runtime and Foundation linked in) into DT_RELR, 34 kB instead
-                          // of 1.9 MB that the loader reads and keeps resident at every start.
+                          // lld packs the relative relocations of the Swift runtime linked
+                          // in (--static-swift-stdlib) into DT_RELR: kilobytes instead of
+                          // megabytes that the loader reads and keeps resident at every start.
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])],
                           plugins: ["BuildInfo"]),
         // The commit and build-time library versions `marquee --version` reports.

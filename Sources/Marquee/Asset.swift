@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeFFmpeg
 import Synchronization
 
@@ -26,7 +27,7 @@ public final class Asset: Sendable {
     /// Read over a network (a URL whose scheme is not `file`): such a source
     /// can go away and come back, and is waited for rather than given up.
     public var isNetworkSource: Bool {
-        guard let scheme = source.range(of: "://").map({ source[..<$0.lowerBound].lowercased() }) else { return false }
+        guard let scheme = source.firstRange(of: "://").map({ source[..<$0.lowerBound].lowercased() }) else { return false }
         return !scheme.isEmpty && scheme != "file"
     }
 

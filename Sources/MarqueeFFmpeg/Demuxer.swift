@@ -56,7 +56,7 @@ public final class Demuxer {
             // in an earlier read whose error the input keeps returning.
             if error.isInterrupted, !context.deadline.isStopped {
                 error = FFmpegError(code: code, call: "av_read_frame",
-                                    message: String(format: "nothing received for %.0f s", readTimeout), source: source)
+                                    message: "nothing received for \(String(readTimeout, places: 0)) s", source: source)
             }
             throw error
         }

@@ -89,7 +89,7 @@ final class FormatContext {
     private static func resolve(_ reference: String, against base: String) -> String {
         if reference.contains("://") { return reference }
         let path = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
-        if reference.hasPrefix("/"), let scheme = path.range(of: "://"),
+        if reference.hasPrefix("/"), let scheme = path.firstRange(of: "://"),
            let hostEnd = path[scheme.upperBound...].firstIndex(of: "/") {
             return String(path[..<hostEnd]) + reference
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 
 /// The `marquee` command line: one type per subcommand, dispatched by name.
@@ -60,7 +61,7 @@ struct MarqueeCommandLine {
           "       marquee --version", "", "commands:"]
             + commands.map { command in
                 let operands = command.operands.isEmpty ? "" : " \(command.operands)"
-                return "  \(command.name)\(operands)\n      " + command.summary.replacingOccurrences(of: "\n", with: "\n      ")
+                return "  \(command.name)\(operands)\n      " + command.summary.replacing("\n", with: "\n      ")
             }).joined(separator: "\n")
     }
 }
@@ -111,6 +112,16 @@ extension CommandEntry {
 enum Diagnostics {
     /// One line on stderr, prefixed so it is found in a boot log.
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("marquee: \(message)\n".utf8))
+        StandardStream.error.write("marquee: \(message)\n")
+    }
+
+    /// Why a file operation of FoundationEssentials failed, as the system
+    /// says it ("No such file or directory"); its errors carry errno as
+    /// their underlying error, and print as a dump of their fields.
+    static func reason(_ error: any Error) -> String {
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        return "\(error)"
     }
 }

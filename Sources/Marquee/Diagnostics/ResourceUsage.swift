@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The process's resident memory and open file descriptors, from /proc, for
 /// watching a player that must run for months without growing.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the presenter and the audio stage share: moving from one segment to
 /// the next (end notifications, current item, loop reseek), and the end of

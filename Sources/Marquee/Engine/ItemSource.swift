@@ -462,7 +462,7 @@ final class ItemSource {
                     for frame in frames { emitVideo(frame, serial: serial, emit: emit) }
                 case .switchedToSoftware(let reason):
                     let resumed = try rewindForSoftware()
-                    onSoftwareFallback(String(format: "%@; decoding in software after the frame at %.3f s", reason, resumed.seconds))
+                    onSoftwareFallback("\(reason); decoding in software after the frame at \(String(resumed.seconds, places: 3)) s")
                     return false
                 }
             }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeFFmpeg
 
 /// Reads a network item's packets ahead of its decoders, on a thread of
@@ -29,7 +30,7 @@ final class ReadAhead: @unchecked Sendable {
     private let maximumBytes: Int
     /// The stream whose timestamps measure the buffer (video, else audio).
     private let timedStream: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var packets: [Packet] = []
     private var head = 0
     private var bytes = 0

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A bounded FIFO between two pipeline stages that never blocks: a push that
 /// does not fit is refused and the producer waits on its signal, which the
@@ -22,7 +23,7 @@ final class StageQueue<Element>: @unchecked Sendable {
         let seconds: Double
     }
 
-    private let lock = NSLock()
+    private let lock = Condition()
     /// Popped slots are set to nil at once so a consumed frame's memory is
     /// released then, not when the array is next compacted.
     private var slots: [Slot] = []

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Decides, at each tick of a service manager's watchdog, whether the
 /// player is alive, from a series of `PlayerHealth` samples: every stage's
@@ -36,17 +37,17 @@ public struct Liveness: Sendable {
         defer { previous = health }
         for stage in health.stages {
             if let since = stage.busySince, health.time - since > stepLimit {
-                return .stalled(String(format: "the %@ stage has been inside one step for %.1f s", stage.name, (health.time - since).secondsDouble))
+                return .stalled("the \(stage.name) stage has been inside one step for \(String((health.time - since).secondsDouble, places: 1)) s")
             }
             if stage.busySince == nil, let deadline = stage.sleepsUntil, health.time - deadline > stepLimit {
-                return .stalled(String(format: "the %@ stage has not woken up %.1f s after its deadline", stage.name,
-                                       (health.time - deadline).secondsDouble))
+                return .stalled("the \(stage.name) stage has not woken up "
+                                + "\(String((health.time - deadline).secondsDouble, places: 1)) s after its deadline")
             }
         }
         guard let previous else { return .alive }
         if health.framesPresented > previous.framesPresented || health.audioFramesWritten > previous.audioFramesWritten { return .alive }
         if health.starting, health.steps(of: "source") > previous.steps(of: "source") { return .alive }
         if health.rest != nil { return .alive }
-        return .stalled(String(format: "playing, but no frame presented and no sound written for %.1f s", (health.time - previous.time).secondsDouble))
+        return .stalled("playing, but no frame presented and no sound written for \(String((health.time - previous.time).secondsDouble, places: 1)) s")
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeFFmpeg
 import Synchronization
 
@@ -175,7 +176,7 @@ public enum ImageGeneratorError: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 
-    private static func seconds(_ time: MediaTime) -> String { String(format: "%.3f", time.seconds) }
+    private static func seconds(_ time: MediaTime) -> String { String(time.seconds, places: 3) }
 }
 
 /// A task's cancellation, for work on a thread that is not the task's.

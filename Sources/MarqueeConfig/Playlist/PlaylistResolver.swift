@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Turns `[playback] playlist` entries into the items to play: URLs as
@@ -50,8 +50,8 @@ public enum PlaylistResolver {
                 }
                 continue
             }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            var isDirectory = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
                 let files = filesIn(path)
                 if files.isEmpty { resolution.warnings.append("folder '\(entry)' has no files") }
                 items(files)
@@ -64,7 +64,7 @@ public enum PlaylistResolver {
     }
 
     static func isURL(_ entry: String) -> Bool {
-        guard let range = entry.range(of: "://") else { return false }
+        guard let range = entry.firstRange(of: "://") else { return false }
         let scheme = entry[..<range.lowerBound]
         return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
     }
@@ -79,8 +79,8 @@ public enum PlaylistResolver {
     private static func filesIn(_ folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(folder)/\($0)" }.filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            var isDirectory = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
         }
     }
 

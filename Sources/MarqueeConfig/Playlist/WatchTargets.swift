@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import MarqueeCore
 
 /// The folders whose contents decide a playlist: each folder entry, the
 /// folder(s) of each glob, and each entry without an extension that does
@@ -38,7 +39,7 @@ struct WatchTargets: Equatable {
     var watchedFolders: Set<String> {
         Set(folders.map { target in
             var folder = target
-            while !Self.isFolder(folder), folder != "/", !folder.isEmpty { folder = (folder as NSString).deletingLastPathComponent }
+            while !Self.isFolder(folder), folder != "/", !folder.isEmpty { folder = PathText.deletingLastComponent(folder) }
             // A relative path climbs to nothing: the current folder is its parent.
             return folder.isEmpty ? "." : folder
         })
@@ -51,19 +52,19 @@ struct WatchTargets: Equatable {
     static func isGlobCharacter(_ character: Character) -> Bool { "*?[".contains(character) }
 
     private static func hasExtension(_ path: String) -> Bool {
-        (path as NSString).lastPathComponent.dropFirst().contains(".")
+        PathText.lastComponent(path).dropFirst().contains(".")
     }
 
     static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     /// A glob's folder; when the folder part has wildcards itself, the
     /// folder before the first one (where matching folders appear) and the
     /// folders that match now.
     private static func globFolders(_ pattern: String) -> [String] {
-        let folder = (pattern as NSString).deletingLastPathComponent
+        let folder = PathText.deletingLastComponent(pattern)
         guard folder.contains(where: isGlobCharacter) else { return [folder] }
         let components = folder.split(separator: "/", omittingEmptySubsequences: false)
         let literal = components.prefix { !$0.contains(where: isGlobCharacter) }.joined(separator: "/")

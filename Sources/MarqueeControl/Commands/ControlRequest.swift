@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How command lines are written on a control channel, and so how replies are.
 public enum CommandFormat: String, Sendable, CaseIterable {
@@ -30,7 +31,7 @@ public struct ControlRequest: Sendable, Equatable {
     /// - Throws: `ControlRequest.Failure`, carrying the id when one could be read
     ///   so the error reply can be matched to its request.
     public static func parse(_ line: String, format: CommandFormat) throws(Failure) -> ControlRequest? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingSpaces
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         guard trimmed.utf8.count <= maximumLineLength else {
             throw Failure(id: nil, error: ControlError("line too long (more than \(maximumLineLength) bytes)"))

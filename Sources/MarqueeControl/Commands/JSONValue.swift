@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeCore
 
 /// Any JSON value, for the fields of a JSON command whose type is not fixed

@@ -1,5 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
+import MarqueeCore
 import Synchronization
 
 /// A button on a GPIO line as a control source: a thread waits for the
@@ -62,13 +64,11 @@ public final class GPIOButtonSource: Sendable {
         // The line moves to the thread; from here only that thread touches it.
         let box = LineBox(line: line, decoder: decoder)
         let name = "marquee.gpio\(button.line)"
-        let thread = Thread { [self] in
-            Thread.current.name = name
+        NamedThread.start(String(name.prefix(15))) { [self] in
             watch(box, stop: stop)
             box.line = nil
             released.signal()
         }
-        thread.start()
     }
 
     /// Stops watching and returns once the line is released (at once if it never started).
@@ -135,7 +135,7 @@ public final class GPIOButtonSource: Sendable {
         defer { burst = nil }
         guard let trace, let edges = burst else { return }
         let span = Double(edges.last - edges.first) / 1e6
-        trace("\(place): \(pressed ? "pressed" : "released") after \(edges.count) edge\(edges.count == 1 ? "" : "s") over \(String(format: "%.1f", span)) ms")
+        trace("\(place): \(pressed ? "pressed" : "released") after \(edges.count) edge\(edges.count == 1 ? "" : "s") over \(String(span, places: 1)) ms")
     }
 
     /// Monotonic time in nanoseconds.

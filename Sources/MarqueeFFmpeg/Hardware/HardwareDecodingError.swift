@@ -1,5 +1,6 @@
 import CVA
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why VA-API cannot decode a stream (or a device cannot be used at all).
 /// Each case prints as one line that names the device and the call or the

@@ -1,5 +1,6 @@
 import CVA
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An initialised libva display on a render node, for asking the driver what
 /// it decodes. Owns the node's file descriptor and the display; deinit

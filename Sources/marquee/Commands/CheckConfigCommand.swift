@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeConfig
 import MarqueeControl
 
@@ -28,7 +29,7 @@ struct CheckConfigCommand: Subcommand {
             _ = PlaylistLoader(log: ControlLog(level: .warning)).items(for: configuration, configPath: path)
             return 0
         } catch {
-            if case .invalid = error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+            if case .invalid = error { StandardStream.error.write("\(error)\n") }
             let problems = error.count == 1 ? "1 problem" : "\(error.count) problems"
             Diagnostics.error(error.isUnreadable ? "\(error)" : "\(path): \(problems)")
             return 1

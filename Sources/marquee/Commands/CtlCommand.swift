@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeControl
 
 /// `marquee ctl [--socket PATH] [--follow] COMMAND [ARGUMENT...]`: sends one
@@ -76,7 +77,7 @@ struct CtlCommand: Subcommand {
     /// One line on stdout at once, unbuffered: also into a pipe, which a
     /// follower is usually stopped in with SIGINT.
     private static func print(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.write(line + "\n")
     }
 
     /// A string result as it is ("ok"), anything else as JSON.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 
 /// `marquee hwdec`: what the VA-API driver of the render node decodes
@@ -31,7 +32,7 @@ struct HwdecCommand: Subcommand {
         print("\(va.path): VA-API \(va.version.major).\(va.version.minor), \(va.vendor)")
         do {
             for profile in try va.profiles() {
-                print("  \(profile.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(profile.entrypointNames.joined(separator: ", "))")
+                print("  \(profile.name.padded(to: 34)) \(profile.entrypointNames.joined(separator: ", "))")
             }
         } catch {
             Diagnostics.error("\(error)")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 
 /// `marquee info`: what each input holds, as a table or JSON. A bad input gets

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 
 /// One input's result for `marquee info`: its description, or why it cannot play.
@@ -33,7 +34,7 @@ struct InfoReport: Encodable {
         lines.append("  container  \(media.containerFormat)")
         lines.append("  duration   \(media.duration.formattedSeconds)")
         if let bitRate = media.bitRate { lines.append("  bit rate   \(bitRate / 1000) kb/s") }
-        for track in media.tracks { lines.append("  #\(track.id) \(track.mediaType.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(track.detail(deinterlacing: deinterlacing))") }
+        for track in media.tracks { lines.append("  #\(track.id) \(track.mediaType.rawValue.padded(to: 8)) \(track.detail(deinterlacing: deinterlacing))") }
         for (key, value) in media.metadata.sorted(by: { $0.key < $1.key }) where !value.isEmpty {
             lines.append("  \(key): \(value)")
         }
@@ -142,7 +143,7 @@ extension TrackDescription {
         if let video {
             parts.append("\(video.width)x\(video.height)")
             if let format = video.pixelFormat { parts.append(format) }
-            if let rate = video.frameRate { parts.append(String(format: "%.3g fps", rate)) }
+            if let rate = video.frameRate { parts.append("\(String(rate, significant: 3)) fps") }
             if let sar = video.sampleAspectRatio, sar.numerator != sar.denominator {
                 parts.append("SAR \(sar.numerator):\(sar.denominator)")
             }
@@ -182,6 +183,6 @@ extension MediaTime {
     var finiteSeconds: Double? { isNumeric ? seconds : nil }
 
     var formattedSeconds: String {
-        finiteSeconds.map { String(format: "%.3f s", $0) } ?? (isIndefinite ? "unknown length" : "\(self)")
+        finiteSeconds.map { "\(String($0, places: 3)) s" } ?? (isIndefinite ? "unknown length" : "\(self)")
     }
 }

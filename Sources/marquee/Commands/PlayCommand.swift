@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 import MarqueeALSA
 import MarqueeConfig
@@ -359,7 +360,7 @@ struct PlayCommand: Subcommand {
             }
             try data.write(to: URL(fileURLWithPath: path))
         } catch {
-            Diagnostics.error("\(path): cannot write the presentation log: \(error.localizedDescription)")
+            Diagnostics.error("\(path): cannot write the presentation log: \(Diagnostics.reason(error))")
         }
     }
 
@@ -369,7 +370,7 @@ struct PlayCommand: Subcommand {
         do {
             try encoder.encode(stats).write(to: URL(fileURLWithPath: path))
         } catch {
-            Diagnostics.error("\(path): cannot write stats: \(error.localizedDescription)")
+            Diagnostics.error("\(path): cannot write stats: \(Diagnostics.reason(error))")
         }
     }
 }
@@ -411,7 +412,7 @@ private class FirstFrameReporter: VideoOutput {
         if !reported {
             reported = true
             let now = MonotonicClock().now().nanoseconds
-            FileHandle.standardError.write(Data("marquee: first frame \(now)\n".utf8))
+            StandardStream.error.write("marquee: first frame \(now)\n")
         }
         return shown
     }

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Marquee
 import Synchronization
 
@@ -60,12 +62,12 @@ final class PlaySession: Sendable {
                     case .failedToPlayToEnd(_, let error):
                         reportOnce("\(error)")
                     case .sourceLost(let item, let reason, let retryIn):
-                        Diagnostics.error(String(format: "%@: lost (%@); trying again in %.1f s, then up to every %.0f s",
-                                                 item.asset.source, reason, retryIn, retryCap))
+                        Diagnostics.error("\(item.asset.source): lost (\(reason)); trying again in \(String(retryIn, places: 1)) s, "
+                                          + "then up to every \(String(retryCap, places: 0)) s")
                         service?.setWaiting(.stream, "waiting for \(item.asset.source)")
                     case .sourceRestored(let item, let seconds, let attempts):
-                        Diagnostics.error(String(format: "%@: back after %.1f s (%d %@)", item.asset.source, seconds, attempts,
-                                                 attempts == 1 ? "attempt" : "attempts"))
+                        Diagnostics.error("\(item.asset.source): back after \(String(seconds, places: 1)) s "
+                                          + "(\(attempts) \(attempts == 1 ? "attempt" : "attempts"))")
                         service?.setWaiting(.stream, nil)
                     case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
@@ -152,19 +154,18 @@ final class StatusLine: @unchecked Sendable {
             let stats = player.stats.snapshot
             let time = player.currentTime().seconds
             let duration = player.currentItem?.duration
-            let total = duration?.isNumeric == true ? String(format: "%.1f", duration!.seconds) : "--"
-            let offset = stats.avOffsetP50Ms.map { String(format: "%.1f ms", $0) } ?? "--"
+            let total = duration?.isNumeric == true ? String(duration!.seconds, places: 1) : "--"
+            let offset = stats.avOffsetP50Ms.map { "\(String($0, places: 1)) ms" } ?? "--"
             let decoder = stats.hwdec ?? "--"
             let buffering = player.reasonForWaitingToPlay == .toMinimizeStalls ? "  buffering" : ""
-            FileHandle.standardOutput.write(Data(String(format: "\r%.1f / %@ s  A-V %@  dropped %d  underruns %d  stalls %d  %@%@   ", time, total,
-                                                        offset, stats.framesDropped, stats.underruns, stats.stalls, decoder,
-                                                        buffering).utf8))
+            StandardStream.output.write("\r\(String(time, places: 1)) / \(total) s  A-V \(offset)  dropped \(stats.framesDropped)  "
+                                                  + "underruns \(stats.underruns)  stalls \(stats.stalls)  \(decoder)\(buffering)   ")
         }
         timer.resume()
     }
 
     func stop() {
         timer.cancel()
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        StandardStream.output.write("\n")
     }
 }

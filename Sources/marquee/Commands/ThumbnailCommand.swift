@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 
 /// `marquee thumbnail INPUT --at T [--at T...] [--size WxH] [--exact] -o
@@ -65,12 +66,12 @@ struct ThumbnailCommand: Subcommand {
         generator.maximumSize = size
         var failures = 0
         for (index, result) in await collect(generator, times).enumerated() {
-            let path = pattern.replacingOccurrences(of: "%d", with: String(index + 1))
+            let path = pattern.replacing("%d", with: String(index + 1))
             switch result {
             case .success(let image):
                 do {
                     try Data(try ScreenCapture().png(of: image.picture)).write(to: URL(fileURLWithPath: path))
-                    print(String(format: "%.3f %.3f %@", image.requestedTime.seconds, image.actualTime.seconds, path))
+                    print("\(String(image.requestedTime.seconds, places: 3)) \(String(image.actualTime.seconds, places: 3)) \(path)")
                 } catch {
                     Diagnostics.error("\(error)")
                     failures += 1

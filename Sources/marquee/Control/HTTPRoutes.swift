@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 import MarqueeConfig
 import MarqueeControl
@@ -38,7 +39,7 @@ struct HTTPRoutes: HTTPHandler {
     /// "args": ["+5"], "id": 1}`), or a text line (`seek +5`).
     private func command(_ body: [UInt8]) -> HTTPResponse {
         guard let text = String(validating: body, as: UTF8.self) else { return .text(400, "the command is not UTF-8") }
-        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = text.trimmingWhitespace
         let format: CommandFormat = line.hasPrefix("{") ? .json : .text
         // A JSON body may be pretty-printed: one line for the parser.
         let single = format == .json ? line.split(whereSeparator: \.isNewline).joined(separator: " ") : line

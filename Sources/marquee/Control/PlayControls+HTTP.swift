@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 import MarqueeConfig
 import MarqueeControl
@@ -49,7 +50,7 @@ extension PlayControls {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw ControlError("\(key) \(path): cannot be read (\(String(cString: strerror(errno))))")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { throw ControlError("\(key) \(path) is empty") }
         return trimmed
     }

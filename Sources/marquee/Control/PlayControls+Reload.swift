@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 import MarqueeConfig
 import MarqueeControl

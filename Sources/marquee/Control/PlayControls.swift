@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Marquee
 import MarqueeConfig
 import MarqueeControl
@@ -213,7 +214,7 @@ final class PlayControls: Sendable {
         let (eventsOn, socket, feeds) = state.withLock { state in
             if event.kind == .error {
                 var fields = event.fields
-                fields["at"] = .string(ISO8601DateFormatter().string(from: Date()))
+                fields["at"] = .string(Date().formatted(.iso8601))
                 state.recentErrors = Array((state.recentErrors + [.object(fields)]).suffix(Self.recentErrorCount))
             }
             return (state.applied.log.statusInterval > 0, state.socket, Array(state.feeds.values))

@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeConfig
 import MarqueeControl
+import MarqueeCore
 
 /// The playlist a control channel sent (`PUT /playlist`), kept in a state
 /// file (`[controls.http] playlist_file`, by default under systemd's
@@ -63,8 +65,8 @@ struct PlaylistStore: Sendable {
     /// - Throws: `ControlError` naming the call and the file.
     func save(_ entries: [PlaylistEntry]) throws(ControlError) {
         let text = Array((Self.json(entries).jsonText + "\n").utf8)
-        let folder = (path as NSString).deletingLastPathComponent
-        let temporary = "\(folder)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        let folder = PathText.deletingLastComponent(path)
+        let temporary = "\(folder)/.\(PathText.lastComponent(path)).\(getpid()).tmp"
         func failure(_ call: String, _ file: String) -> ControlError {
             ControlError("playlist: \(call) \(file): \(String(cString: strerror(errno)))")
         }
@@ -90,8 +92,8 @@ struct PlaylistStore: Sendable {
         }
         guard close(descriptor) == 0 else { throw failure("close", temporary) }
         if let delay = ProcessInfo.processInfo.environment[Self.renameDelayVariable].flatMap(Double.init) {
-            FileHandle.standardError.write(Data("marquee: test: \(temporary) written, renaming in \(delay) s\n".utf8))
-            Thread.sleep(forTimeInterval: delay)
+            StandardStream.error.write("marquee: test: \(temporary) written, renaming in \(delay) s\n")
+            usleep(useconds_t(delay * 1e6))
         }
         guard rename(temporary, path) == 0 else {
             let error = failure("rename", temporary)

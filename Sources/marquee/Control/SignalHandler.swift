@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Runs a closure on a private queue each time the process gets `signal`
 /// (SIGHUP: reload), instead of the signal's default action.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the service manager tells a started service in its environment
 /// (sd_notify(3), sd_watchdog_enabled(3)): where to send notifications and

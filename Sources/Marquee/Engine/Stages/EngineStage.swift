@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What a stage needs before it can make progress again.
 enum StageWake: Equatable, Sendable {

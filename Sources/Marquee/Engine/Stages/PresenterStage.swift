@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeFFmpeg
 
 /// The presenter stage: shows each frame when the master clock says it is

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MarqueeFFmpeg
 
 /// The source stage: opens items, reads and decodes them a packet per step,
@@ -138,7 +139,7 @@ final class SourceStage: EngineStage {
             }
             if reading.endedEarly, waitsFor(reading.item) {
                 let reason = reading.isLive ? "the stream ended"
-                    : String(format: "the stream ended at %.1f s of %.1f s", reading.readThrough?.seconds ?? 0, reading.media.duration.seconds)
+                    : "the stream ended at \(String(reading.readThrough?.seconds ?? 0, places: 1)) s of \(String(reading.media.duration.seconds, places: 1)) s"
                 lose(reading, reason: reason, now: now)
                 return false
             }
