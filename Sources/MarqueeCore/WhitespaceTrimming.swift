@@ -1,5 +1,5 @@
-/// Trimming as the control channels need it; FoundationEssentials, which
-/// the player links alone, has no CharacterSet.
+/// Trimming as the control channels and HLS playlists need it;
+/// FoundationEssentials, which the player links alone, has no CharacterSet.
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (Unicode white space
     /// that is not a line break).

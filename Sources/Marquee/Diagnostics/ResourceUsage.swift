@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// The process's resident memory and open file descriptors, from /proc, for
 /// watching a player that must run for months without growing.

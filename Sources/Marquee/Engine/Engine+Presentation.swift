@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// What the presenter and the audio stage share: moving from one segment to
 /// the next (end notifications, current item, loop reseek), and the end of

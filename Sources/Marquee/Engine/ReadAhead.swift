@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import MarqueeFFmpeg
 
 /// Reads a network item's packets ahead of its decoders, on a thread of

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// A bounded FIFO between two pipeline stages that never blocks: a push that
 /// does not fit is refused and the producer waits on its signal, which the

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Decides, at each tick of a service manager's watchdog, whether the
 /// player is alive, from a series of `PlayerHealth` samples: every stage's

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// How command lines are written on a control channel, and so how replies are.
 public enum CommandFormat: String, Sendable, CaseIterable {

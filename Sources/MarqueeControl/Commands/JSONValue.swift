@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import MarqueeCore
 
 /// Any JSON value, for the fields of a JSON command whose type is not fixed

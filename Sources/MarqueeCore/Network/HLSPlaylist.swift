@@ -10,7 +10,7 @@ public enum HLSPlaylist: Equatable, Sendable {
 
     /// Nil for text that is not an HLS playlist.
     public init?(_ text: String) {
-        let lines = text.split(whereSeparator: \.isNewline).map { Self.trimmed($0) }
+        let lines = text.split(whereSeparator: \.isNewline).map(\.trimmingWhitespace)
         guard lines.first == "#EXTM3U" else { return nil }
         var variants: [String] = []
         var durations: [Double] = []
@@ -21,7 +21,7 @@ public enum HLSPlaylist: Equatable, Sendable {
                 nextIsVariant = true
             } else if line.hasPrefix("#EXTINF:") {
                 let value = line.dropFirst("#EXTINF:".count).prefix { $0 != "," }
-                durations.append(Double(Self.trimmed(value)) ?? 0)
+                durations.append(Double(value.trimmingWhitespace) ?? 0)
             } else if line == "#EXT-X-ENDLIST" {
                 ended = true
             } else if !line.hasPrefix("#"), nextIsVariant {
@@ -30,10 +30,6 @@ public enum HLSPlaylist: Equatable, Sendable {
             }
         }
         self = variants.isEmpty ? .media(segmentDurations: durations, isLive: !ended) : .multivariant(variants: variants)
-    }
-
-    private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 
     /// libavformat's `live_start_index` for a live media playlist: minus

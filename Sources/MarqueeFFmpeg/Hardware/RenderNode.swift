@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// DRM render nodes: the unprivileged device files (/dev/dri/renderD128, ...)
 /// that VA-API decodes on, as opposed to the card nodes KMS drives.

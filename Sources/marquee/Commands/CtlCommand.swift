@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import MarqueeControl
 
 /// `marquee ctl [--socket PATH] [--follow] COMMAND [ARGUMENT...]`: sends one

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Marquee
 
 /// `marquee hwdec`: what the VA-API driver of the render node decodes

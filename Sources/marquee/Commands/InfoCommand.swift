@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Marquee
 
 /// `marquee info`: what each input holds, as a table or JSON. A bad input gets

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Marquee
 
 /// One input's result for `marquee info`: its description, or why it cannot play.

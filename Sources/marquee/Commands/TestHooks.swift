@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 // The fault-injection hooks are SPI of the backends, not their public API:
 // this file is the only place the command reaches them, from variables a
 // test sets in the environment.

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Marquee
 
 /// `marquee thumbnail INPUT --at T [--at T...] [--size WxH] [--exact] -o

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// The audio stage: applies volume and rate, writes to the audio output
 /// when the device has room for it, and sets the master clock from the

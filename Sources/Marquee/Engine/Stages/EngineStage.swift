@@ -1,6 +1,5 @@
 import Dispatch
 import FoundationEssentials
-import Glibc
 
 /// What a stage needs before it can make progress again.
 enum StageWake: Equatable, Sendable {

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import MarqueeFFmpeg
 
 /// The presenter stage: shows each frame when the master clock says it is

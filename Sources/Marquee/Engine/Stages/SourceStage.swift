@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import MarqueeFFmpeg
 
 /// The source stage: opens items, reads and decodes them a packet per step,
