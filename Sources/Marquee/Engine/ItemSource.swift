@@ -67,6 +67,13 @@ final class ItemSource {
     private var lastSkipped: (frame: VideoFrame, duration: Double)?
     /// Frames handed on since the latest start.
     private(set) var framesSinceStart = 0
+    /// Since the current pass began: frames and sound handed on, and packets
+    /// the decoders took without an error (whose frames a threaded decoder
+    /// may hand on only in a later pass).
+    private var passOutput = 0
+    private var passPacketsTaken = 0
+    /// Packets of the current pass the decoders rejected.
+    private(set) var passDecodeErrors = 0
 
     /// - Parameters:
     ///   - screenSize: a still picture larger than this is decoded smaller where its codec can.
@@ -172,6 +179,7 @@ final class ItemSource {
         self.skipFrames = skipFrames
         lastSkipped = nil
         framesSinceStart = 0
+        (passOutput, passPacketsTaken, passDecodeErrors) = (0, 0, 0)
         if reversed, let video {
             let time = itemStart.isNumeric ? min(max(itemStart, .zero), media.duration) : media.duration
             audio?.decoder.flush()
@@ -221,6 +229,7 @@ final class ItemSource {
         discardBefore = nil
         stillShown = 0
         fades = nil
+        (passOutput, passPacketsTaken, passDecodeErrors) = (0, 0, 0)
         let segment = Segment(id: segmentID, item: item, pass: last.pass + 1, timelineStart: last.timeline(ofPts: end),
                               itemStart: .zero, ptsOrigin: end, hasVideo: hasVideo, hasAudio: hasAudio)
         segments.append(segment)
@@ -253,6 +262,14 @@ final class ItemSource {
         guard hasVideo else { return readThrough }
         guard let last = lastVideoPts, last >= segment.ptsOrigin else { return segment.itemStart }
         return segment.itemTime(ofPts: last) + MediaTime(seconds: 1 / frameRate, preferredTimescale: 90_000)
+    }
+
+    /// Whether the pass that just ended showed nothing: no frame and no
+    /// sound came out of it, and it either ended in an error or its
+    /// decoders took none of its packets (a clean pass whose packets were
+    /// taken may still show their frames in the next one).
+    func passShowedNothing(failed: Bool) -> Bool {
+        passOutput == 0 && (failed || passPacketsTaken == 0)
     }
 
     /// A stream without a length: what ends it is a lost connection, not its end.
@@ -401,6 +418,7 @@ final class ItemSource {
             switch try reverse.step() {
             case .frame(let frame):
                 consecutiveDecodeErrors = 0
+                passPacketsTaken += 1
                 emitBackwards(frame, serial: serial, emit: emit)
             case .working:
                 break
@@ -413,6 +431,7 @@ final class ItemSource {
         } catch {
             guard error.kind == .decoding else { throw error }
             consecutiveDecodeErrors += 1
+            passDecodeErrors += 1
             if consecutiveDecodeErrors >= Self.decodeErrorLimit { throw error }
         }
         return .decoded
@@ -424,6 +443,7 @@ final class ItemSource {
         if passesOver(frame, duration: duration) { return }
         guard let segment = segments.last else { return }
         framesSinceStart += 1
+        passOutput += 1
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
                                   timeline: segment.timeline(ofFrameAt: frame.pts, duration: duration), duration: duration,
                                   serial: serial)))
@@ -471,10 +491,12 @@ final class ItemSource {
                 if let packet { lastAudioPacketPts = packet.ordering }
             }
             consecutiveDecodeErrors = 0
+            if packet != nil { passPacketsTaken += 1 }
         } catch {
             // A damaged packet: skip it and keep the picture going; only a run of them fails the item.
             guard error.kind == .decoding else { throw error }
             consecutiveDecodeErrors += 1
+            passDecodeErrors += 1
             if consecutiveDecodeErrors >= Self.decodeErrorLimit { throw error }
         }
         return true
@@ -530,6 +552,7 @@ final class ItemSource {
         if let discardBefore, (frame.pts + MediaTime(seconds: duration, preferredTimescale: 90_000)) <= discardBefore { return }
         if passesOver(frame, duration: duration) { return }
         framesSinceStart += 1
+        passOutput += 1
         let segment = segment(for: frame.pts, video: true)
         emit(.video(TimelineFrame(frame: frame, segment: segment, itemTime: segment.itemTime(ofPts: frame.pts),
                                   timeline: segment.timeline(ofPts: frame.pts), duration: duration, serial: serial,
@@ -554,6 +577,7 @@ final class ItemSource {
             if room <= 0 { return }
             if room < buffer.frameCount { buffer = buffer.keepingFirst(frames: room) }
         }
+        passOutput += 1
         let segment = segment(for: buffer.pts, video: false)
         emit(.audio(TimelineAudio(buffer: buffer, segment: segment, timeline: segment.timeline(ofPts: buffer.pts), serial: serial)))
     }
@@ -569,6 +593,8 @@ public enum PlaybackError: Error, Sendable, CustomStringConvertible {
     case noPlayableTrack(source: String)
     /// A still picture that decoded to nothing.
     case noPicture(source: String)
+    /// An item that showed no frame and no sound on two passes in a row.
+    case nothingShown(source: String)
     /// A splash (`Splash.path`) that is a video or sound, not a still picture.
     case notAPicture(source: String)
     /// A WebP libavcodec could not read: damaged, or animated (FFmpeg
@@ -580,6 +606,7 @@ public enum PlaybackError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .noPlayableTrack(let source): "\(source): no playable audio or video track"
         case .noPicture(let source): "\(source): the picture did not decode"
+        case .nothingShown(let source): "\(source): nothing decodable (no frame or sound on two passes in a row); skipped"
         case .notAPicture(let source): "\(source): not a still picture (PNG, JPEG, WebP...)"
         case .unreadableWebP(let source):
             "\(source): a WebP libavcodec cannot read: damaged, or animated (libavcodec decodes animated WebP from FFmpeg 7.1)"

@@ -40,6 +40,8 @@ final class SourceStage: EngineStage {
     private var stepping: StartRequest?
     /// Set by `openPlayable` when it gave up on a network item the show waits for.
     private var unavailable: (item: PlayerItem, reason: String)?
+    /// Items that showed nothing on their latest passes; broken ones are skipped.
+    private var emptyPasses = EmptyPassLedger()
     private var random = SystemRandomNumberGenerator()
 
     init(engine: Engine) {
@@ -125,6 +127,7 @@ final class SourceStage: EngineStage {
     /// True when a network item's next packet has not come yet (its
     /// read-ahead raises the stage's signal when it does).
     private func read(_ reading: ItemSource, now: HostTime) -> Bool {
+        var failure: (any Error)?
         do {
             switch try reading.step(serial: serial, emit: { pending.append(.decoded($0)) }) {
             case .decoded: return false
@@ -142,29 +145,59 @@ final class SourceStage: EngineStage {
                 lose(reading, reason: reason, now: now)
                 return false
             }
-            segmentID += 1
-            source = try nextAfterPass(of: reading, now: now)
         } catch {
             if waitsFor(reading.item) {
                 lose(reading, reason: Self.reason(error, reading.item), now: now)
                 return false
             }
-            engine.post(.failedToPlayToEnd(reading.item, error))
-            engine.stats.update { $0.decodeErrors += 1 }
-            segmentID += 1
-            source = next(after: reading, timelineStart: reading.timelineEnd ?? engine.state.withLock { $0.timeline }, now: now)
+            failedToPlayToEnd(reading.item, error)
+            failure = error
         }
+        segmentID += 1
+        source = following(reading, failure: failure, now: now)
         if source == nil, outage == nil { endOfPlayback(at: reading.timelineEnd) }
         return false
     }
 
+    /// What follows a pass that ended, cleanly or in `failure` (an error
+    /// concealment could not get past). Either way the pass counts toward
+    /// the pass limit and its seam is reported as any other; a failed
+    /// pass's item is opened afresh for its next pass, its decoders being
+    /// in the error's state. An item that showed nothing twice in a row is
+    /// failed and skipped.
+    private func following(_ reading: ItemSource, failure: (any Error)?, now: HostTime) -> ItemSource? {
+        let end = reading.timelineEnd ?? engine.state.withLock { $0.timeline }
+        if emptyPasses.record(reading.item, showedNothing: reading.passShowedNothing(failed: failure != nil)) {
+            fail(reading.item, failure ?? PlaybackError.nothingShown(source: reading.item.asset.source))
+            return next(after: reading, timelineStart: end, now: now)
+        }
+        if failure != nil { return next(after: reading, timelineStart: end, now: now) }
+        do {
+            return try nextAfterPass(of: reading, now: now)
+        } catch {
+            // The pass itself played; its item could not be rewound for the next one.
+            failedToPlayToEnd(reading.item, error)
+            segmentID += 1
+            return next(after: reading, timelineStart: end, now: now)
+        }
+    }
+
+    private func failedToPlayToEnd(_ item: PlayerItem, _ error: any Error) {
+        engine.post(.failedToPlayToEnd(item, error))
+        engine.stats.update { $0.decodeErrors += 1 }
+    }
+
     /// At the end of a pass: loop the same item without a flush, or drain and
     /// move to the next item, placed right after this one on the timeline.
+    /// A pass whose packets the decoders rejected leaves them in the damage's
+    /// state (VP9's missing references showed nothing on the next pass): its
+    /// item's next pass is opened afresh instead.
     private func nextAfterPass(of source: ItemSource, now: HostTime) throws -> ItemSource? {
-        let repeats = successor(of: source.item, pass: source.pass) === source.item
+        let following = successor(of: source.item, pass: source.pass)
+        let repeats = following === source.item
         // Backwards, the show stays with its item: it plays it again from the end, or ends at its start.
         if source.isReversed, !repeats { return nil }
-        if repeats {
+        if repeats, source.isReversed || source.passDecodeErrors == 0 {
             step(from: source.item, to: source.item)
             _ = try source.startNextPass(segmentID: segmentID)
             planFades(source, fadesIn: false)
@@ -174,7 +207,7 @@ final class SourceStage: EngineStage {
         guard try source.drain(serial: serial, emit: { pending.append(.decoded($0)) }) else { return source }
         var end = source.timelineEnd ?? engine.state.withLock { $0.timeline }
         let between = engine.configuration.betweenItems
-        if between != .cut, successor(of: source.item, pass: source.pass) != nil {
+        if between != .cut, following != nil, !repeats {
             source.emitPause(between, audioFormat: engine.configuration.audioOutput?.format,
                              serial: serial, emit: { pending.append(.decoded($0)) })
             end += between.seconds
@@ -182,9 +215,11 @@ final class SourceStage: EngineStage {
         return next(after: source, timelineStart: end, now: now)
     }
 
+    /// The item after `source`'s pass, opened and started at `timelineStart`.
+    /// The same item again (its pass failed) is opened afresh, as its next pass.
     private func next(after source: ItemSource, timelineStart: Double, now: HostTime) -> ItemSource? {
         guard let following = successor(of: source.item, pass: source.pass) else { return nil }
-        guard let opened = openPlayable(startingWith: following, reusing: following === source.item ? source : nil) else {
+        guard let opened = openPlayable(startingWith: following, reusing: nil) else {
             if let (item, reason) = unavailable {
                 beginOutage(item, resume: nil, timelineStart: timelineStart, previous: source.item, reason: reason, now: now)
             }
@@ -192,7 +227,8 @@ final class SourceStage: EngineStage {
         }
         step(from: source.item, to: opened.item)
         do {
-            _ = try opened.start(at: .zero, timelineStart: timelineStart, segmentID: segmentID, exact: false)
+            let pass = opened.item === source.item ? source.pass + 1 : 0
+            _ = try opened.start(at: .zero, timelineStart: timelineStart, segmentID: segmentID, pass: pass, exact: false)
             planFades(opened, fadesIn: opened.item !== source.item)
             return opened
         } catch {
@@ -220,12 +256,13 @@ final class SourceStage: EngineStage {
     }
 
     /// Opens `item`, or the first item after it that opens: a broken item is
-    /// marked failed, reported, and skipped so the show goes on. A network
+    /// marked failed, reported, and skipped so the show goes on (one that
+    /// showed nothing twice in a row, without trying it again). A network
     /// item the show waits for (see `waitsFor`) stops the search and is left
     /// in `unavailable`, as is the first network item tried when none opens.
     private func openPlayable(startingWith item: PlayerItem, reusing existing: ItemSource?) -> ItemSource? {
         unavailable = nil
-        if let existing, existing.item === item { return existing }
+        if let existing, existing.item === item, !emptyPasses.isBroken(item) { return existing }
         var candidate: PlayerItem? = item
         var tried: [ObjectIdentifier] = []
         var firstUnavailable: (item: PlayerItem, reason: String)?
@@ -233,6 +270,10 @@ final class SourceStage: EngineStage {
         while let current = candidate, !tried.contains(ObjectIdentifier(current)),
               engine.state.withLock({ $0.serial == serial && !$0.stopped }) {
             tried.append(ObjectIdentifier(current))
+            if emptyPasses.isBroken(current) {
+                candidate = successor(of: current)
+                continue
+            }
             do {
                 return try open(current)
             } catch {
