@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "CMarqueeShims", dependencies: ["CFFmpeg", "CDRM"],
                 linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
+        .target(name: "CLinuxTime"),
         .target(name: "MarqueeCore"),
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CVA", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
@@ -47,7 +48,7 @@ let package = Package(
         .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore"]),
         .target(name: "MarqueeALSA", dependencies: ["CALSA", "MarqueeCore"]),
         .target(name: "MarqueeConfig", dependencies: ["MarqueeCore"]),
-        .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "CGPIOD"]),
+        .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "CGPIOD", "CLinuxTime"]),
         .target(name: "MarqueeHTTP", dependencies: ["MarqueeCore", "CMicroHTTPD"]),
         .executableTarget(name: "toml-decoder", dependencies: ["MarqueeConfig"]),
 

@@ -12,8 +12,11 @@ stream (seeded by "SEED:CASE", so any case can be made again alone):
   duplicate  a chunk of 1 byte to 64 KiB copied in again elsewhere
 
 and plays it with `marquee play CASE --loops 2 --untimed` to null outputs,
-decoding in software, under a time limit scaled by the source's duration
-(LIMIT_BASE + LIMIT_PER_SECOND x the two passes' seconds). A case passes
+decoding in software, under a time limit scaled by the source: LIMIT_BASE
+plus LIMIT_PER_SECOND x the two passes' seconds plus CLEAN_FACTOR x the time
+the undamaged source took the same way on this machine, measured once per
+source in the run (an 8K or tone-mapped HDR clip takes far longer than its
+duration in a debug build, and a loaded machine slows every case). A case passes
 when marquee exits 0, or 1 with its reason on stderr (nothing in the file
 could be played). It fails when marquee is killed by a signal (a crash, a
 trap), exits with any other status, or runs past its limit (a hang: a loop
@@ -47,6 +50,7 @@ MEDIA = os.path.join(os.path.dirname(ROOT), "shared", "media")
 # never ends within seconds of where a clean file would have.
 LIMIT_BASE = 20.0
 LIMIT_PER_SECOND = 1.0
+CLEAN_FACTOR = 3.0
 KINDS = ("flip", "truncate", "zero", "swap", "duplicate")
 
 
@@ -104,6 +108,10 @@ def damage(data, rng):
     return data[:at] + chunk + data[at:], {"kind": kind, "start": start, "length": length, "at": at}
 
 
+def catalogue_path(catalogue, name):
+    return next(path for entry, path in catalogue if entry == name)
+
+
 def make_case(seed, number, catalogue, cache):
     """The source and damaged bytes of case `number` of `seed`: the same on every run."""
     rng = random.Random(f"{seed}:{number}")
@@ -113,6 +121,12 @@ def make_case(seed, number, catalogue, cache):
             cache[path] = source.read()
     data, how = damage(cache[path], rng)
     return name, duration(path), data, how
+
+
+@functools.lru_cache(maxsize=None)
+def clean_seconds(marquee, path):
+    """How long the undamaged source takes to play as a case is played."""
+    return play(marquee, path, 600)[2]
 
 
 def play(marquee, path, limit):
@@ -140,7 +154,7 @@ def run_case(marquee, seed, number, catalogue, cache, scratch):
     path = os.path.join(scratch, f"case-{seed}-{number}{os.path.splitext(name)[1]}")
     with open(path, "wb") as out:
         out.write(data)
-    limit = LIMIT_BASE + LIMIT_PER_SECOND * 2 * seconds
+    limit = LIMIT_BASE + LIMIT_PER_SECOND * 2 * seconds + CLEAN_FACTOR * clean_seconds(marquee, catalogue_path(catalogue, name))
     verdict, status, took, tail = play(marquee, path, limit)
     return {"seed": seed, "case": number, "source": name, "damage": how, "verdict": verdict, "status": status,
             "seconds": round(took, 2), "limit": limit, "stderr": tail, "path": path}

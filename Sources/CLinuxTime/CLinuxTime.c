@@ -1,0 +1,2 @@
+// Headers only: SwiftPM builds a C target from at least one source file.
+#include "CLinuxTime.h"
