@@ -5,9 +5,8 @@
 /// See docs/schedule.md for when a window begins and ends around daylight
 /// saving changes. A value type.
 public struct ScheduleEntry: Sendable, Equatable {
-    /// `.playlist(NAME)` or `.screenOff` as the file gives it; an app may
-    /// also schedule `.defaultPlaylist`.
-    public var content: ScheduledContent
+    /// What its windows ask for.
+    public var action: Action
     /// The weekdays it applies on; nil: every day.
     public var days: Set<Weekday>?
     /// The dates it applies on; nil: any date.
@@ -17,11 +16,25 @@ public struct ScheduleEntry: Sendable, Equatable {
     /// Where the entry is in the file, for messages about it.
     public var location: SourceLocation?
 
-    public init(content: ScheduledContent, days: Set<Weekday>? = nil, dates: [DateRange]? = nil, times: DailyTimes? = nil) {
-        self.content = content
+    /// `playlist = "NAME"` or `screen = "off"`.
+    public enum Action: Sendable, Hashable {
+        case playlist(String)
+        case screenOff
+    }
+
+    public init(_ action: Action, days: Set<Weekday>? = nil, dates: [DateRange]? = nil, times: DailyTimes? = nil) {
+        self.action = action
         self.days = days
         self.dates = dates
         self.times = times
+    }
+
+    /// What the schedule says where this entry decides.
+    public var content: ScheduledContent {
+        switch action {
+        case .playlist(let name): .playlist(name)
+        case .screenOff: .screenOff
+        }
     }
 
     /// Whether the entry has a window starting on the local day `dayNumber` (days since 1970-01-01).
@@ -40,7 +53,7 @@ public struct ScheduleEntry: Sendable, Equatable {
 
     /// Equal settings; where they were written does not count.
     public static func == (a: Self, b: Self) -> Bool {
-        (a.content, a.days, a.dates, a.times) == (b.content, b.days, b.dates, b.times)
+        (a.action, a.days, a.dates, a.times) == (b.action, b.days, b.dates, b.times)
     }
 }
 
