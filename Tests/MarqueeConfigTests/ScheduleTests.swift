@@ -106,17 +106,95 @@ import Testing
         }
         // Every entry decides somewhere this week (the other change's entries in the other week).
         #expect(kinds.count >= 9, "\(kinds.sorted())")
+        // Each wrong minute counts; the first ten are told.
+        var wrong = 0
+        func report(_ message: String) {
+            wrong += 1
+            if wrong <= 10 { Issue.record(Comment(rawValue: message)) }
+        }
         for minute in stride(from: start, to: end, by: 60) {
             let state = schedule.state(at: Self.time(minute))
             let expected = oracle.content(at: minute)
             guard Self.name(state.content) == expected else {
-                Issue.record("\(Self.time(minute).rfc3339): state says \(state.content), the rules \(expected)")
+                report("\(Self.time(minute).rfc3339): state says \(state.content), the rules \(expected)")
                 continue
             }
             let next = try #require(stride(from: minute + 60, to: end + 9 * 86_400, by: 60).first { oracle.content(at: $0) != expected })
             if state.nextChange?.secondsSinceEpoch != Double(next) {
-                Issue.record("\(Self.time(minute).rfc3339): next change \(state.nextChange?.rfc3339 ?? "none"), the rules \(Self.time(next).rfc3339)")
+                report("\(Self.time(minute).rfc3339): next change \(state.nextChange?.rfc3339 ?? "none"), the rules \(Self.time(next).rfc3339)")
             }
         }
+        #expect(wrong == 0, "\(wrong) minutes of \(week) disagree with the rules")
+    }
+
+    /// Boundaries worked out by hand from the zones' rules (Berlin: CET
+    /// +01:00, CEST +02:00 from 01:00Z on 29 March to 01:00Z on 25 October;
+    /// New York: EST -05:00, EDT -04:00 from 07:00Z on 8 March to 06:00Z on
+    /// 1 November), each as the state just before and at the instant.
+    @Test(arguments: [
+        // Berlin, clocks forward at 02:00 CET: 01:00 CET is 00:00Z; 02:30 is skipped, so the
+        // window from 02:30 begins, and the one until 02:30 ends, at the jump; 04:00 CEST is 02:00Z.
+        // Before it, Saturday's night window still runs, into a Sunday that its `days` do not name.
+        ("Europe/Berlin", "2026-03-29T00:00:00Z", "night", "skipend"),
+        ("Europe/Berlin", "2026-03-29T01:00:00Z", "skipend", "skipstart"),
+        ("Europe/Berlin", "2026-03-29T02:00:00Z", "skipstart", "off"),
+        // 06:00 CEST, the end of the screen-off window, is 04:00Z.
+        ("Europe/Berlin", "2026-03-29T04:00:00Z", "off", "default"),
+        // Clocks back at 03:00 CEST: 00:00 CEST is 22:00Z the day before; 02:30 comes first at
+        // 00:30Z (CEST), and the window from it runs through the repeated hour to 05:00 CET, 04:00Z.
+        ("Europe/Berlin", "2026-10-24T22:00:00Z", "night", "repeatend"),
+        ("Europe/Berlin", "2026-10-25T00:30:00Z", "repeatend", "repeatstart"),
+        ("Europe/Berlin", "2026-10-25T04:00:00Z", "repeatstart", "off"),
+        // 06:00 CET is 05:00Z.
+        ("Europe/Berlin", "2026-10-25T05:00:00Z", "off", "default"),
+        // Friday's night window ends at 01:30 CET on Saturday, 00:30Z, where the screen goes off.
+        ("Europe/Berlin", "2026-03-28T00:30:00Z", "night", "off"),
+        // New York, forward at 02:00 EST (07:00Z): 01:00 EST is 06:00Z.
+        ("America/New_York", "2026-03-08T06:00:00Z", "night", "skipend"),
+        ("America/New_York", "2026-03-08T07:00:00Z", "skipend", "skipstart"),
+        // 04:00 EDT is 08:00Z.
+        ("America/New_York", "2026-03-08T08:00:00Z", "skipstart", "off"),
+        // Back at 02:00 EDT (06:00Z): 00:00 EDT is 04:00Z, 01:30 EDT (first) 05:30Z, 05:00 EST 10:00Z.
+        ("America/New_York", "2026-11-01T04:00:00Z", "night", "repeatend"),
+        ("America/New_York", "2026-11-01T05:30:00Z", "repeatend", "repeatstart"),
+        ("America/New_York", "2026-11-01T10:00:00Z", "repeatstart", "off"),
+        // The campaign, Friday 30 October 12:00 EDT, 16:00Z.
+        ("America/New_York", "2026-10-30T16:00:00Z", "weekday", "campaign"),
+    ])
+    func boundariesFallWhereWorkedOutByHand(zone: String, at instant: String, before: String, after: String) throws {
+        let week = try #require(Self.weeks.first { $0.zone == zone })
+        let schedule = try Self.schedule(Self.rules(week), zone: zone)
+        let boundary = try Self.instant(instant)
+        let earlier = schedule.state(at: Self.time(boundary - 1))
+        #expect(Self.name(earlier.content) == before)
+        #expect(earlier.nextChange?.secondsSinceEpoch == Double(boundary), "\(earlier.nextChange?.rfc3339 ?? "none")")
+        #expect(Self.name(schedule.state(at: Self.time(boundary)).content) == after)
+    }
+
+    /// A window that starts in the skipped hour has its start at the jump,
+    /// and the segments print it in the new offset.
+    @Test func aSegmentFromTheSkippedHourStartsAtTheJumpInTheNewOffset() throws {
+        let zone = try #require(LocalZone(named: "Europe/Berlin"))
+        let entry = ScheduleEntry(.screenOff, times: DailyTimes(from: try #require(TimeOfDay("02:30")), until: try #require(TimeOfDay("03:30"))))
+        let schedule = Schedule(entries: [entry], zone: zone)
+        let segments = schedule.segments(from: try #require(WallTime(rfc3339: "2026-03-29T00:00:00+01:00")),
+                                         until: try #require(WallTime(rfc3339: "2026-03-29T12:00:00+02:00")))
+        #expect(segments.map { "\($0.from.rfc3339) \($0.content)" } == [
+            "2026-03-29T00:00:00+01:00 default", "2026-03-29T03:00:00+02:00 screen off", "2026-03-29T03:30:00+02:00 default",
+        ])
+        #expect(segments.last?.until.rfc3339 == "2026-03-29T12:00:00+02:00")
+    }
+
+    /// Nothing scheduled, or only dates long past: the default playlist, never changing.
+    @Test func withoutWindowsAheadNothingChanges() throws {
+        let zone = try #require(LocalZone(named: "America/New_York"))
+        let now = Self.time(try Self.instant("2026-06-01T12:00:00Z"))
+        #expect(Schedule(entries: [], zone: zone).state(at: now) == Schedule.State(content: .defaultPlaylist, nextChange: nil))
+        let past = ScheduleEntry(.playlist("x"), dates: [DateRange(try #require(CalendarDate("2025-12-24")))])
+        #expect(Schedule(entries: [past], zone: zone).state(at: now) == Schedule.State(content: .defaultPlaylist, nextChange: nil))
+        // A date far ahead is still found.
+        let ahead = ScheduleEntry(.playlist("x"), dates: [DateRange(try #require(CalendarDate("2027-12-24")))])
+        let state = Schedule(entries: [ahead], zone: zone).state(at: now)
+        #expect(state.nextChange?.rfc3339 == "2027-12-24T00:00:00-05:00")
     }
 }

@@ -27,6 +27,11 @@ public struct Schedule: Sendable, Equatable {
         public var content: ScheduledContent
         /// The first instant after `time` with other content; nil when it never changes again.
         public var nextChange: WallTime?
+
+        public init(content: ScheduledContent, nextChange: WallTime?) {
+            self.content = content
+            self.nextChange = nextChange
+        }
     }
 
     /// A stretch of time with one content: [`from`, `until`).
@@ -34,6 +39,12 @@ public struct Schedule: Sendable, Equatable {
         public var from: WallTime
         public var until: WallTime
         public var content: ScheduledContent
+
+        public init(from: WallTime, until: WallTime, content: ScheduledContent) {
+            self.from = from
+            self.until = until
+            self.content = content
+        }
     }
 
     /// The content at `time` (its second: boundaries fall on whole seconds)
@@ -47,8 +58,11 @@ public struct Schedule: Sendable, Equatable {
         let horizon = max(instant, ((lastDate ?? 0) + 2) * 86_400) + week + 86_400
         var content: ScheduledContent?
         var chunk = instant
+        // A day first, since a change usually comes within one; then longer spans, up to a week.
+        var length = 86_400
         while chunk < horizon {
-            let end = min(chunk + week, horizon)
+            let end = min(chunk + length, horizon)
+            length = min(length * 2, week)
             let offsets = ZoneOffsets(zone, covering: Self.span(chunk, end))
             for segment in segments(from: chunk, until: end, offsets: offsets) {
                 guard let current = content else {
