@@ -44,8 +44,6 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    public var weekday: Weekday { Weekday(dayNumber: dayNumber) }
-
     public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
 
     public static func < (a: CalendarDate, b: CalendarDate) -> Bool {

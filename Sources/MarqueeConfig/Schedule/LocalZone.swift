@@ -30,11 +30,6 @@ public struct LocalZone: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name ?? "local" }
 
-    /// Seconds east of UTC at `seconds` since the epoch.
-    public func utcOffset(at seconds: Int) -> Int {
-        withOffsets { $0(seconds) }
-    }
-
     /// Runs `body` with a function that gives the zone's UTC offset (seconds
     /// east) at an instant (seconds since the epoch), all under one take of
     /// the lock, so a named zone's file is read once for many offsets.

@@ -134,10 +134,3 @@ public struct Schedule: Sendable, Equatable {
 
     private static func second(of time: WallTime) -> Int { Int(time.secondsSinceEpoch.rounded(.down)) }
 }
-
-extension LocalZone {
-    /// The instant `seconds` since the epoch with this zone's offset there.
-    public func wallTime(at seconds: Int) -> WallTime {
-        WallTime(secondsSinceEpoch: Double(seconds), utcOffset: utcOffset(at: seconds))
-    }
-}
