@@ -6,7 +6,8 @@ import Marquee
 @main
 struct MarqueeCommandLine {
     static let commands: [CommandEntry] = [CommandEntry(InfoCommand.self), CommandEntry(PlayCommand.self), CommandEntry(DisplaysCommand.self),
-                                          CommandEntry(CheckConfigCommand.self), CommandEntry(HwdecCommand.self),
+                                          CommandEntry(CheckConfigCommand.self), CommandEntry(ScheduleCommand.self),
+                                          CommandEntry(HwdecCommand.self),
                                           CommandEntry(CtlCommand.self), CommandEntry(ThumbnailCommand.self),
                                           CommandEntry(CompletionCommand.self)]
 

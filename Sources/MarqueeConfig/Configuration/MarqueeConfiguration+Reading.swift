@@ -29,6 +29,14 @@ extension MarqueeConfiguration {
     /// MarqueeControl, which this module does not depend on.
     public typealias ActionValidator = @Sendable (String) -> String?
 
+    /// A valid configuration, and what in it is valid but surely not meant.
+    public struct Checked: Sendable {
+        public var configuration: MarqueeConfiguration
+        /// "FILE:LINE:COLUMN: warning: ..." each, in file order: a
+        /// `[[schedule]]` entry that can never decide.
+        public var warnings: [SourceError]
+    }
+
     /// Reads and validates a configuration file.
     /// - Parameters:
     ///   - path: the file; relative paths are taken from the current directory.
@@ -36,22 +44,33 @@ extension MarqueeConfiguration {
     /// - Throws: `ConfigurationError.unreadable` when the file cannot be read,
     ///   `.invalid` with every problem found (syntax, types, ranges, unknown keys).
     public static func load(path: String, validateAction: ActionValidator? = nil) throws(ConfigurationError) -> MarqueeConfiguration {
+        try check(path: path, validateAction: validateAction).configuration
+    }
+
+    /// Validates configuration text. See `load(path:validateAction:)`.
+    public static func parse(_ text: String, file: String = "<config>",
+                             validateAction: ActionValidator? = nil) throws(ConfigurationError) -> MarqueeConfiguration {
+        try check(text, file: file, validateAction: validateAction).configuration
+    }
+
+    /// `load(path:validateAction:)` with the warnings.
+    public static func check(path: String, validateAction: ActionValidator? = nil) throws(ConfigurationError) -> Checked {
         let bytes: [UInt8]
         do {
             bytes = try SourceFile.read(path)
         } catch {
             throw .unreadable(path: path, reason: error.reason)
         }
-        return try parse(utf8: bytes, file: path, validateAction: validateAction)
+        return try check(utf8: bytes, file: path, validateAction: validateAction)
     }
 
-    /// Validates configuration text. See `load(path:validateAction:)`.
-    public static func parse(_ text: String, file: String = "<config>",
-                             validateAction: ActionValidator? = nil) throws(ConfigurationError) -> MarqueeConfiguration {
-        try parse(utf8: Array(text.utf8), file: file, validateAction: validateAction)
+    /// `parse(_:file:validateAction:)` with the warnings.
+    public static func check(_ text: String, file: String = "<config>",
+                             validateAction: ActionValidator? = nil) throws(ConfigurationError) -> Checked {
+        try check(utf8: Array(text.utf8), file: file, validateAction: validateAction)
     }
 
-    static func parse(utf8 bytes: [UInt8], file: String, validateAction: ActionValidator?) throws(ConfigurationError) -> MarqueeConfiguration {
+    static func check(utf8 bytes: [UInt8], file: String, validateAction: ActionValidator?) throws(ConfigurationError) -> Checked {
         let table: TOMLTable
         do {
             table = try TOML.parse(utf8: bytes, file: file)
@@ -64,7 +83,7 @@ extension MarqueeConfiguration {
         configuration.read(TableReader(table, name: "", at: SourceLocation(line: 1, column: 1), diagnostics: diagnostics),
                            validateAction: validateAction)
         guard diagnostics.errors.isEmpty else { throw .invalid(SourceErrors(diagnostics.errors)) }
-        return configuration
+        return Checked(configuration: configuration, warnings: SourceErrors(diagnostics.warnings).errors)
     }
 
     private mutating func read(_ root: TableReader, validateAction: ActionValidator?) {
@@ -72,6 +91,10 @@ extension MarqueeConfiguration {
         if let section = root.table("decode") { decode.read(section) }
         if let section = root.table("audio") { audio.read(section) }
         if let section = root.table("playback") { playback.read(section) }
+        // After [playback], whose transition_ms a playlist's fade takes; before the schedule, which names them.
+        if let section = root.table("playlists") { readPlaylists(section) }
+        readSchedule(root.tables("schedule"))
+        if let section = root.table("schedule_options") { scheduleOptions.read(section, playlists: playlists.map(\.name)) }
         if let section = root.table("controls") { controls.read(section, validateAction: validateAction) }
         if let section = root.table("log") { log.read(section) }
         root.finish()

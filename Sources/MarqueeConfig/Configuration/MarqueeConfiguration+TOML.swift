@@ -40,6 +40,27 @@ extension MarqueeConfiguration {
             ("rtsp_transport", quote(playback.rtspTransport.rawValue)), ("keep_open", String(playback.keepOpen)),
             ("media_roots", "[" + playback.mediaRoots.map(quote).joined(separator: ", ") + "]"),
         ])
+        for playlist in playlists {
+            var pairs = [("items", "[" + playlist.items.map(entry).joined(separator: ", ") + "]")]
+            if let loop = playlist.loop { pairs.append(("loop", quote(loop.rawValue))) }
+            if let shuffle = playlist.shuffle { pairs.append(("shuffle", String(shuffle))) }
+            if let transition = playlist.transition { pairs.append(("transition", quote(transition.rawValue))) }
+            section("[playlists.\(key(playlist.name))]", pairs)
+        }
+        for entry in schedule {
+            var pairs: [(String, String)]
+            switch entry.action {
+            case .playlist(let name): pairs = [("playlist", quote(name))]
+            case .screenOff: pairs = [("screen", quote("off"))]
+            }
+            if let days = entry.days { pairs.append(("days", "[" + days.sorted().map { quote($0.rawValue) }.joined(separator: ", ") + "]")) }
+            if let dates = entry.dates { pairs.append(("dates", "[" + dates.map { quote($0.description) }.joined(separator: ", ") + "]")) }
+            if let times = entry.times { pairs += [("from", quote(times.from.description)), ("until", quote(times.until.description))] }
+            section("[[schedule]]", pairs)
+        }
+        section("[schedule_options]", [
+            ("switch", quote(scheduleOptions.switchAt.rawValue)), ("before_clock_set", quote(scheduleOptions.beforeClockSet ?? "")),
+        ])
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
         section("[controls.socket]", [("path", quote(controls.socket.path))])
         section("[controls.http]", [
@@ -61,6 +82,12 @@ extension MarqueeConfiguration {
     }
 
     private func quote(_ text: String) -> String { JSONString.quoted(text) }
+
+    /// A bare key where TOML allows one, else a quoted one.
+    private func key(_ name: String) -> String {
+        let bare = !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+        return bare ? name : quote(name)
+    }
 
     private func entry(_ entry: PlaylistEntry) -> String {
         guard let duration = entry.duration else { return quote(entry.path) }

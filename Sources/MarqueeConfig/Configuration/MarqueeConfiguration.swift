@@ -9,10 +9,21 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var decode = Decode()
     public var audio = Audio()
     public var playback = Playback()
+    /// `[playlists.NAME]`, in the file's order.
+    public var playlists: [NamedPlaylist] = []
+    /// `[[schedule]]`, in the file's order (the first whose window holds an instant decides).
+    public var schedule: [ScheduleEntry] = []
+    /// `[schedule_options]`.
+    public var scheduleOptions = ScheduleOptions()
     public var controls = Controls()
     public var log = Log()
 
     public init() {}
+
+    /// The `[playlists.NAME]` called `name`.
+    public func playlist(named name: String) -> NamedPlaylist? {
+        playlists.first { $0.name == name }
+    }
 
     /// `[display]`: where the picture goes.
     public struct Display: Sendable, Equatable {

@@ -4,6 +4,8 @@ final class ConfigDiagnostics {
     let file: String
     private let lines: SourceLines
     private(set) var errors: [SourceError] = []
+    /// What is valid but surely not meant (a schedule entry that can never win).
+    private(set) var warnings: [SourceError] = []
     /// Which section each known key belongs to, for "it belongs in [audio]".
     var homeOfKey: [String: String] = [:]
 
@@ -14,6 +16,11 @@ final class ConfigDiagnostics {
 
     func error(_ message: String, at location: SourceLocation) {
         errors.append(SourceError(file: file, location: location, message: message, sourceLine: lines[location.line]))
+    }
+
+    /// `message` as "warning: MESSAGE".
+    func warning(_ message: String, at location: SourceLocation) {
+        warnings.append(SourceError(file: file, location: location, message: "warning: \(message)", sourceLine: lines[location.line]))
     }
 }
 

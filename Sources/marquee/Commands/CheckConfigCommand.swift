@@ -1,11 +1,11 @@
-import FoundationEssentials
 import MarqueeConfig
 import MarqueeControl
 
 /// `marquee check-config FILE`: validates a configuration file and prints
 /// the effective configuration (every key, defaults filled in) as TOML.
 /// Every problem is reported, each with FILE:LINE:COLUMN and the line quoted;
-/// the exit status is 1 if there was any.
+/// the exit status is 1 if there was any. Warnings (a schedule entry that
+/// can never decide, media not there) do not change it.
 struct CheckConfigCommand: Subcommand {
     static let name = "check-config"
     static let operands = "FILE"
@@ -21,23 +21,15 @@ struct CheckConfigCommand: Subcommand {
     }
 
     func run() async -> Int32 {
-        do {
-            let configuration = try MarqueeConfiguration.load(path: path, validateAction: ControlCommand.validate)
-            print(configuration.tomlText, terminator: "")
-            // Missing media is worth knowing, but not an error: it may be mounted later.
-            _ = PlaylistLoader(log: ControlLog(level: .warning)).items(for: configuration, configPath: path)
-            return 0
-        } catch {
-            if case .invalid = error { StandardStream.error.write("\(error)\n") }
-            let problems = error.count == 1 ? "1 problem" : "\(error.count) problems"
-            Diagnostics.error(error.isUnreadable ? "\(error)" : "\(path): \(problems)")
-            return 1
+        guard let configuration = ConfigurationCheck.load(path) else { return 1 }
+        print(configuration.tomlText, terminator: "")
+        // Missing media is worth knowing, but not an error: it may be mounted later.
+        let log = ControlLog(level: .warning)
+        _ = PlaylistLoader(log: log).items(for: configuration, configPath: path)
+        for playlist in configuration.playlists {
+            let resolution = PlaylistResolver.resolve(playlist.items, relativeTo: PlaylistLoader.base(path))
+            for warning in resolution.warnings { log.warning("playlists.\(playlist.name): \(warning)") }
         }
-    }
-}
-
-private extension ConfigurationError {
-    var isUnreadable: Bool {
-        if case .unreadable = self { true } else { false }
+        return 0
     }
 }
