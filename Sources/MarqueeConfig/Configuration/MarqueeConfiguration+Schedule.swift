@@ -187,6 +187,7 @@ struct ScheduleValueError: Error, ExpressibleByStringInterpolation {
 extension ScheduleOptions {
     mutating func read(_ reader: TableReader, playlists: [String]) {
         reader.read(&switchAt, "switch")
+        reader.read(&trustClock, "trust_clock")
         var name = ""
         reader.read(&name, "before_clock_set")
         reader.finish()

@@ -60,6 +60,7 @@ extension MarqueeConfiguration {
         }
         section("[schedule_options]", [
             ("switch", quote(scheduleOptions.switchAt.rawValue)), ("before_clock_set", quote(scheduleOptions.beforeClockSet ?? "")),
+            ("trust_clock", String(scheduleOptions.trustClock)),
         ])
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
         section("[controls.socket]", [("path", quote(controls.socket.path))])

@@ -70,6 +70,10 @@ public struct ScheduleOptions: Sendable, Equatable {
     public var switchAt = ScheduleSwitch.immediate
     /// The `[playlists.NAME]` played until the clock is known to be set; nil: the default playlist.
     public var beforeClockSet: String?
+    /// Follow the schedule from the start, without waiting for the clock to
+    /// be synchronised: a board whose real-time clock is kept right without
+    /// NTP (`trust_clock`).
+    public var trustClock = false
 
     public init() {}
 }

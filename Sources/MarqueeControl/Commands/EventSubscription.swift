@@ -19,6 +19,8 @@ public struct EventSubscription: Sendable, Equatable {
         case finished
         /// The configuration was read again.
         case reloaded
+        /// The schedule put other content on screen (or turned it off).
+        case schedule
         /// `status` fields every `statusInterval` seconds.
         case status
     }

@@ -45,6 +45,8 @@ struct PlayCommand: Subcommand {
     let inputs: [PlaylistResolver.Item]
     let loop: LoopMode
     let loops: Int?
+    /// What the schedule shows at the start (`inputs` are its playlist's).
+    let scheduled: ScheduledContent
     let videoOut: OutputChoice
     let audioOut: OutputChoice?
     let rate: Double
@@ -93,7 +95,8 @@ struct PlayCommand: Subcommand {
 
     init(parsing parser: inout ArgumentParser) throws {
         var settings = try PlaySettings(parsing: &parser)
-        let file = settings.configuration
+        var scheduled = settings.configuration.scheduledAtStart(on: .system(trusted: settings.configuration.scheduleOptions.trustClock))
+        let file = settings.configuration.showing(scheduled)
         let loopName = try parser.option("--loop") ?? file.playback.loop.rawValue
         guard var loop = LoopMode(rawValue: loopName) else { throw UsageError("--loop must be item, playlist or none") }
         loops = try parser.option("--loops", as: Int.self)
@@ -144,7 +147,9 @@ struct PlayCommand: Subcommand {
 
         let positional = try parser.positional()
         settings.overrides.playlist = !positional.isEmpty
-        inputs = positional.isEmpty ? settings.playlist(log: ControlLog(level: file.log.level))
+        if !positional.isEmpty { scheduled = .defaultPlaylist }
+        self.scheduled = scheduled
+        inputs = positional.isEmpty ? settings.playlist(log: ControlLog(level: file.log.level), showing: scheduled)
             : positional.map { PlaylistResolver.Item(source: $0) }
         // A playlist of folders that are empty (or not there yet) is waited for.
         let waitsForFolders = positional.isEmpty && settings.path != nil
@@ -184,7 +189,7 @@ struct PlayCommand: Subcommand {
         player.loopPasses = loops
         player.volume = Float(settings.configuration.audio.volume)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
-                                    configPath: settings.path, overrides: settings.overrides, service: service,
+                                    playlistShown: scheduled, configPath: settings.path, overrides: settings.overrides, service: service,
                                     display: Self.describe(configuration.videoOutput, chosen: videoOut),
                                     screen: ScreenLayout(gravity: kms.gravity, rotation: kms.rotation, background: kms.background))
         let session = PlaySession(player: player, service: service, keepsOpen: keepOpen,

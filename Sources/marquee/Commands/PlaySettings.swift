@@ -70,9 +70,9 @@ struct PlaySettings: Sendable {
         }
     }
 
-    /// The items `[playback] playlist` names (none without a file).
-    func playlist(log: ControlLog) -> [PlaylistResolver.Item] {
-        path == nil ? [] : PlaylistLoader(log: log).items(for: configuration, configPath: path)
+    /// The items of the playlist `scheduled` names (none without a file).
+    func playlist(log: ControlLog, showing scheduled: ScheduledContent) -> [PlaylistResolver.Item] {
+        path == nil ? [] : PlaylistLoader(log: log).items(for: configuration.showing(scheduled), configPath: path)
     }
 
     /// `[playback] between_items` for `between_items_ms`; the blank is the

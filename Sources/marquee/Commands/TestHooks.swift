@@ -1,4 +1,7 @@
 import FoundationEssentials
+import MarqueeConfig
+import MarqueeControl
+import MarqueeCore
 // The fault-injection hooks are SPI of the backends, not their public API:
 // this file is the only place the command reaches them, from variables a
 // test sets in the environment.
@@ -24,7 +27,19 @@ enum TestHooks {
     static let stageStallVariable = "MARQUEE_TEST_STALL_STAGE"
     static let stageStallAfterVariable = "MARQUEE_TEST_STALL_STAGE_AFTER_MS"
 
+    /// The schedule's real time starts at this RFC 3339 instant and runs on
+    /// from there, trusted as synchronised (see `ShiftedWallClock`).
+    static let wallClockVariable = "MARQUEE_TEST_WALL_CLOCK"
+
     private static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    static func shiftedWallClock() -> ScheduleClock? {
+        guard let text = environment[wallClockVariable], let start = WallTime(rfc3339: text) else { return nil }
+        let seconds = start.secondsSinceEpoch - SystemWallClock().now().secondsSinceEpoch
+        return ScheduleClock(clock: ShiftedWallClock(seconds: seconds),
+                             alarm: { () throws(AlarmError) in try ShiftedWallClock.Alarm(seconds: seconds) },
+                             synchronisation: ScheduleClock.Trusted())
+    }
 
     static func applyStageStall(to configuration: inout PlayerConfiguration) {
         guard let stage = environment[stageStallVariable], !stage.isEmpty else { return }

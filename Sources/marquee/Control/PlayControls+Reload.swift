@@ -25,12 +25,13 @@ extension PlayControls {
             }
             return .failure(ControlError("\(head): " + summaries.joined(separator: "; ")))
         }
-        let old = state.withLock { $0.applied }
+        let (old, scheduled) = state.withLock { ($0.applied, $0.playlistShown) }
         var changed: [String] = []
         var applied = fresh
         var reloadedPlaylist: [PlaylistResolver.Item]?
-        if !overrides.playlist, fresh.playback.playlist != old.playback.playlist || fresh.playback.shuffle != old.playback.shuffle {
-            let items = replaceUpcoming(with: fresh)
+        let (shown, wasShown) = (fresh.showing(scheduled).playback, old.showing(scheduled).playback)
+        if !overrides.playlist, shown.playlist != wasShown.playlist || shown.shuffle != wasShown.shuffle {
+            let items = replaceUpcoming(with: fresh.showing(scheduled))
             changed.append("playlist (\(items.count) items, from the next item)")
             reloadedPlaylist = items
         } else {
@@ -93,9 +94,14 @@ extension PlayControls {
         }
         // Read at each failure, so it applies now.
         if fresh.playback.onError != old.playback.onError { changed.append("on_error \(fresh.playback.onError.rawValue)") }
+        let scheduleChanged = !overrides.playlist && (fresh.schedule != old.schedule || fresh.playlists != old.playlists
+            || fresh.scheduleOptions != old.scheduleOptions)
+        if scheduleChanged { changed.append("schedule") }
         state.withLock { $0.applied = applied }
         // The new entries' folders are watched; an empty list is waited for as at the start.
         if let reloadedPlaylist { watchPlaylist(refresh: reloadedPlaylist.isEmpty || waitsForFiles) }
+        // Read again at once: what it shows now changes at once where it differs.
+        if scheduleChanged { followSchedule() }
         var summary = changed.isEmpty ? "reloaded \(configPath): nothing to change now" : "reloaded \(configPath): " + changed.joined(separator: ", ")
         if !later.isEmpty { summary += "; \(later.joined(separator: ", ")) apply at the next start" }
         emit(ControlEvent(.reloaded, fields: ["summary": .string(summary)]))
@@ -145,7 +151,8 @@ extension PlayControls {
         }
         var configuration = applied
         configuration.playback.playlist = confined
-        let items = replaceUpcoming(with: configuration)
+        // While the schedule shows a named playlist, the new default waits for its turn.
+        let items = replaceUpcoming(with: configuration.showing(state.withLock { $0.playlistShown }))
         state.withLock { $0.applied = configuration }
         watchPlaylist(refresh: items.isEmpty || waitsForFiles)
         let summary = "playlist: \(items.count) items from \(confined.count) entries, saved in \(store.path), from the next item"

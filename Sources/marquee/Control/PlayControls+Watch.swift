@@ -24,7 +24,7 @@ extension PlayControls {
     /// line named the inputs), replacing any earlier watch.
     /// - Parameter refresh: also bring the queue up to date with the folders now.
     func watchPlaylist(refresh: Bool) {
-        let entries = state.withLock { $0.applied.playback.playlist.map(\.path) }
+        let entries = state.withLock { $0.inForce.playback.playlist.map(\.path) }
         let base = PlaylistLoader.base(configPath)
         watching.withLock { watching in
             watching.watch?.stop()
@@ -59,7 +59,7 @@ extension PlayControls {
     /// Resolves the playlist again and gives the player what changed,
     /// keeping the current item's place (see `PlaylistArrangement`).
     private func refreshPlaylist(written: FolderWatch.Change?) {
-        let playback = state.withLock { $0.applied.playback }
+        let playback = state.withLock { $0.inForce.playback }
         let resolution = PlaylistResolver.resolve(playback.playlist, relativeTo: PlaylistLoader.base(configPath))
         watching.withLock { watching in
             guard let watch = watching.watch else { return }

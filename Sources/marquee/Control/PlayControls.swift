@@ -42,6 +42,14 @@ final class PlayControls: Sendable {
         var feeds: [ObjectIdentifier: EventFeedQueue] = [:]
         /// The latest error events, newest last, for the status page.
         var recentErrors: [JSONValue] = []
+        /// The schedule followed, the clock it reads and its follower; nil without one.
+        var schedule: (value: Schedule, clock: any WallClock, follower: ScheduleFollower<ScheduledContent>)?
+        /// What the schedule said last; nil before its first reading (or without one).
+        var scheduled: ScheduledContent?
+        /// The playlist on screen, or shown before the screen went off (the default playlist without a schedule).
+        var playlistShown: ScheduledContent
+        /// The configuration as it plays now: the scheduled playlist in place of `[playback]`'s.
+        var inForce: MarqueeConfiguration { applied.showing(playlistShown) }
     }
 
     let player: QueuePlayer
@@ -62,8 +70,9 @@ final class PlayControls: Sendable {
     let startedAt = Date()
 
     /// - Parameter display: the display and its mode, or the output used instead, for `get display`.
-    init(player: QueuePlayer, configuration: MarqueeConfiguration, configPath: String?, overrides: Overrides, service: ServiceNotifier?,
-         display: String, screen: ScreenLayout) {
+    /// - Parameter playlistShown: the playlist the schedule showed when the player's was made.
+    init(player: QueuePlayer, configuration: MarqueeConfiguration, playlistShown: ScheduledContent, configPath: String?, overrides: Overrides,
+         service: ServiceNotifier?, display: String, screen: ScreenLayout) {
         self.player = player
         self.screen = screen
         self.service = service
@@ -74,7 +83,7 @@ final class PlayControls: Sendable {
         output = LineWriter(descriptor: STDOUT_FILENO)
         log = ControlLog(level: configuration.log.level)
         events = StatusEventStream(target: target, writer: output)
-        state = Mutex(State(applied: configuration))
+        state = Mutex(State(applied: configuration, playlistShown: playlistShown))
         hangup = SignalHandler(SIGHUP)
         // Subscribed before playback starts, so a first item that fails at once is seen.
         _ = player.addEventHandler { [self] event in handle(event) }
@@ -110,6 +119,7 @@ final class PlayControls: Sendable {
         // An item failed (with on_error = "stop") before there was a session to stop.
         if stopNow { signals.requestStop() }
         watchPlaylist(refresh: true)
+        followSchedule()
         hangup.start { [self] in
             // A failed reload has already logged its problems in full.
             if case .success(let summary) = reload() { log.info("SIGHUP: \(summary)") }
@@ -117,6 +127,7 @@ final class PlayControls: Sendable {
     }
 
     func stop() {
+        stopFollowingSchedule()
         stopWatchingPlaylist()
         events.stop()
         hangup.stop()
