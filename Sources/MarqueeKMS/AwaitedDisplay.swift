@@ -27,6 +27,8 @@ public final class AwaitedDisplay: ScanOutOutput, @unchecked Sendable {
     /// The last error that was not "no display", said once.
     private var lastProblem: String?
     private let onConnected: (@Sendable () -> Void)?
+    /// The screen power asked for, given to the display when it comes.
+    private var screenOn = true
 
     static let scratchSize = 16
     /// The `RenderTarget.buffer` of the scratch picture.
@@ -98,6 +100,8 @@ public final class AwaitedDisplay: ScanOutOutput, @unchecked Sendable {
         nextLook = now + ConnectorWatch.interval
         do throws(KMSError) {
             let opened = try KMSVideoOutput(options: options, clock: clock)
+            // Off before its first frame: the mode waits for the screen to be turned on.
+            if !screenOn { try opened.setScreenPower(false) }
             display = opened
             screen.withLock { $0 = opened.screenSize }
             options.onDisplayEvent?("display \(opened.connector.name) connected: \(opened.planeSummary)")
@@ -109,5 +113,16 @@ public final class AwaitedDisplay: ScanOutOutput, @unchecked Sendable {
             if line != lastProblem { options.onDisplayEvent?("\(line); trying again every second") }
             lastProblem = line
         }
+    }
+}
+
+/// Screen power before the display is there is kept for it; after, it is the display's.
+extension AwaitedDisplay: ScreenPowerOutput {
+    public var isScreenOn: Bool { screenOn }
+
+    /// - Throws: `KMSError` from the display's switch.
+    public func setScreenPower(_ on: Bool) throws(KMSError) {
+        screenOn = on
+        try display?.setScreenPower(on)
     }
 }

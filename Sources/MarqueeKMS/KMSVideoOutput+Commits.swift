@@ -75,6 +75,9 @@ extension KMSVideoOutput {
         if let change = connectorWatch.poll(at: clock.now()) { try follow(change) }
         guard connectorWatch.isConnected else { return clock.now() }
         onScreen = (framebuffer, geometry)
+        // Off, the picture waits for the screen to be turned on: a flip on
+        // an inactive CRTC is refused (no vblank would complete it).
+        guard screenOn else { return clock.now() }
         guard !needsModeset else {
             try setMode(showing: framebuffer, geometry)
             needsModeset = false
@@ -86,12 +89,13 @@ extension KMSVideoOutput {
     }
 
     /// Nothing to show (paused, finished): a display that came back gets
-    /// the picture last shown, with the mode set again.
+    /// the picture last shown, with the mode set again; not while the
+    /// screen is off, which only `setScreenPower(true)` ends.
     public func maintain() {
         guard let change = connectorWatch.poll(at: clock.now()) else { return }
         do throws(KMSError) {
             try follow(change)
-            guard needsModeset, connectorWatch.isConnected, let onScreen else { return }
+            guard needsModeset, screenOn, connectorWatch.isConnected, let onScreen else { return }
             try setMode(showing: onScreen.framebuffer, onScreen.geometry)
             needsModeset = false
         } catch {
@@ -101,7 +105,7 @@ extension KMSVideoOutput {
 
     /// A display that went and came back gets its mode set again (the same
     /// one where it still offers it); a link gone bad is retrained by a modeset.
-    private func follow(_ change: ConnectorWatch.Change) throws(KMSError) {
+    func follow(_ change: ConnectorWatch.Change) throws(KMSError) {
         switch change {
         case .disconnected:
             options.onDisplayEvent?("display \(connector.name) disconnected; playing on, the picture comes back with it")

@@ -36,6 +36,9 @@ public final class KMSVideoOutput: ScanOutOutput {
     var hasShownAFrame = false
     /// The next frame sets the mode: the first one, and the first after the display came back.
     var needsModeset = true
+    /// False while the screen is switched off (`setScreenPower`): nothing
+    /// is committed but that switch, and no modeset happens behind its back.
+    var screenOn = true
     let connectorWatch: ConnectorWatch
     /// The framebuffer on screen and where, to put it back on a display that returns while nothing plays.
     var onScreen: (framebuffer: UInt32, geometry: ScanoutGeometry)?
@@ -98,6 +101,8 @@ public final class KMSVideoOutput: ScanOutOutput {
         // Put the console back before our framebuffers go (removing a
         // framebuffer that is being scanned out would switch the CRTC off).
         takeVideoPlaneOff()
+        // Legacy SetCrtc does not touch the connector's DPMS: wake it for the console.
+        if !screenOn, atomic == nil { try? setDPMS(DRM_MODE_DPMS_ON) }
         saved?.restore()
     }
 

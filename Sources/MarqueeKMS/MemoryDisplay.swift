@@ -5,10 +5,12 @@ import MarqueeCore
 /// fills a full-screen XRGB8888 plane (the same `ScreenComposer`: gravity,
 /// pixel aspect, orientation, borders, and the presenter's converter), for
 /// checking pictures where there is no display, and for a picture of what
-/// is on screen. `screen()` is the composed screen after the last frame.
+/// is on screen. `screen()` is the composed screen after the last frame,
+/// black while the screen is switched off (`ScreenPowerOutput`), as a
+/// sleeping monitor shows.
 ///
-/// Threading: `present` and `nextTarget` from the presenter thread only;
-/// `screen()` from any thread.
+/// Threading: `present`, `nextTarget` and `setScreenPower` from the
+/// presenter thread only; `screen()` from any thread.
 public final class MemoryDisplay: ScanOutOutput, @unchecked Sendable {
     // @unchecked: the pixels are written by the presenter between
     // nextTarget and present, and copied out under `lock` by screen().
@@ -24,6 +26,8 @@ public final class MemoryDisplay: ScanOutOutput, @unchecked Sendable {
     /// never copies a half-drawn picture; a conversion that failed in between
     /// leaves it held, and the next `nextTarget` keeps it.
     private var drawing = false
+    /// Written under `lock`, so `screen()` reads it with the pixels.
+    private var screenOn = true
 
     /// - Parameters:
     ///   - width, height: the screen's mode (odd sizes are made even, as KMS modes are).
@@ -73,11 +77,29 @@ public final class MemoryDisplay: ScanOutOutput, @unchecked Sendable {
     public func maintain() {}
     public func flush() throws {}
 
-    /// The screen as composed now: `width` x `height` pixels of R, G, B bytes.
+    /// The screen as composed now: `width` x `height` pixels of R, G, B
+    /// bytes; all zero while the screen is off.
     public func screen() -> [UInt8] {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        return buffer.rgb()
+        return screenOn ? buffer.rgb() : [UInt8](repeating: 0, count: width * height * 3)
+    }
+}
+
+extension MemoryDisplay: ScreenPowerOutput {
+    /// The presenter's, which writes it: no lock.
+    public var isScreenOn: Bool { screenOn }
+
+    /// The composed picture is kept, and is the screen again once on. Never throws.
+    public func setScreenPower(_ on: Bool) {
+        // Between nextTarget and present the presenter already holds the lock.
+        if drawing {
+            screenOn = on
+            return
+        }
+        pthread_mutex_lock(&lock)
+        screenOn = on
+        pthread_mutex_unlock(&lock)
     }
 }
 

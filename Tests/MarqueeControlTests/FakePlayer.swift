@@ -15,6 +15,7 @@ final class FakePlayer: PlaybackTarget {
         var volume = 1.0
         var muted = false
         var loop = LoopMode.none
+        var screenOn = true
         /// Every call, in order, for checks on what a command did.
         var calls: [String] = []
     }
@@ -23,9 +24,11 @@ final class FakePlayer: PlaybackTarget {
 
     var status: PlaybackStatus {
         state.withLock { state in
-            PlaybackStatus(state: state.index == nil ? .finished : state.playing ? .playing : .paused, index: state.index,
-                           count: state.count, source: state.index.map { "item\($0)" }, time: state.time,
-                           duration: state.duration, rate: state.rate, volume: state.volume, muted: state.muted, loop: state.loop)
+            var status = PlaybackStatus(state: state.index == nil ? .finished : state.playing ? .playing : .paused, index: state.index,
+                                        count: state.count, source: state.index.map { "item\($0)" }, time: state.time,
+                                        duration: state.duration, rate: state.rate, volume: state.volume, muted: state.muted, loop: state.loop)
+            status.screenOn = state.screenOn
+            return status
         }
     }
 
@@ -48,6 +51,7 @@ final class FakePlayer: PlaybackTarget {
     func step(by count: Int) throws(ControlError) { state.withLock { $0.playing = false; $0.calls.append("step \(count)") } }
     func setVolume(_ volume: Double) { state.withLock { $0.volume = volume; $0.calls.append("volume \(volume)") } }
     func setMuted(_ muted: Bool) { state.withLock { $0.muted = muted; $0.calls.append("muted \(muted)") } }
+    func setScreenPower(on: Bool) { state.withLock { $0.screenOn = on; $0.calls.append("screen \(on)") } }
 
     var calls: [String] { state.withLock { $0.calls } }
 

@@ -31,6 +31,9 @@ enum EngineCommand: Sendable {
     case replaceUpcomingItems([PlayerItem])
     /// Keep the current item between these; with none current, start the first while playing.
     case replacePlaylist(played: [PlayerItem], upcoming: [PlayerItem])
+    /// Off pauses (and remembers whether it was playing); on plays again
+    /// if it was. The presenter switches the output's screen.
+    case setScreenPower(Bool)
 }
 
 /// What a command did, for the caller.
@@ -86,15 +89,25 @@ extension Engine {
             effects.clockRate = state.rate
             return start(in: &state, effects: &effects)
         case .pause:
-            state.playing = false
-            effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
-            effects.rateChanged = 0
+            state.resumesWhenScreenOn = false
+            pause(in: &state, effects: &effects)
         case .setRate(let rate):
             state.rate = rate
             effects.clockRate = abs(rate)
             return start(in: &state, effects: &effects)
+        case .setScreenPower(let on):
+            guard on != state.screenOn else { return .done }
+            state.screenOn = on
+            if !on {
+                state.resumesWhenScreenOn = state.playing
+                if state.playing { pause(in: &state, effects: &effects) }
+            } else if state.resumesWhenScreenOn {
+                effects.clockRate = abs(state.rate)
+                return start(in: &state, effects: &effects)
+            }
         case .step(let count):
             guard count != 0, let item = state.queue.current else { return .refused }
+            state.resumesWhenScreenOn = false
             if state.playing {
                 state.playing = false
                 effects.rateChanged = 0
@@ -165,7 +178,11 @@ extension Engine {
     /// playback goes on from where it is.
     /// A rate below zero reads backwards: from the item's end when it
     /// starts there, from the frame on screen when the direction changes.
+    /// Playing turns a screen that is off on again: playback with nothing
+    /// to see is no use on a sign, and a play button should bring the picture back.
     private func start(in state: inout State, effects: inout Effects) -> CommandOutcome {
+        state.screenOn = true
+        state.resumesWhenScreenOn = false
         state.playing = true
         effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
         effects.rateChanged = state.rate
@@ -179,6 +196,12 @@ extension Engine {
             return restart(item, at: position(of: item, in: state), exact: true, reversed: backwards, in: &state, effects: &effects)
         }
         return .done
+    }
+
+    private func pause(in state: inout State, effects: inout Effects) {
+        state.playing = false
+        effects.playbackStateChangedAt = state.presented?.item.currentTime() ?? .zero
+        effects.rateChanged = 0
     }
 
     /// Where `item` is: a restart's target until a frame of it shows, then the frame on screen.

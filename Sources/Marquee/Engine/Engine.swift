@@ -148,6 +148,10 @@ final class Engine: @unchecked Sendable {
         var lastItemError: (any Error)?
         var volume: Float = 1
         var muted = false
+        /// The screen power asked for; the presenter switches the output to it.
+        var screenOn = true
+        /// Playing when the screen went off: `screen on` plays again.
+        var resumesWhenScreenOn = false
         var status = Player.Status.unknown
         var error: (any Error)?
         var stopped = false

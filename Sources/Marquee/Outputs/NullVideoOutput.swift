@@ -5,8 +5,11 @@
 /// Vblanks tick at `start + k * refreshInterval` (k = 0, 1, 2, ...) on `clock`,
 /// where `start` is the clock's time when the output was made.
 ///
+/// Its screen can be switched off and on (`ScreenPowerOutput`): the state
+/// is recorded for tests to read; frames presented while off still count.
+///
 /// Threading: the presenter thread only (see `VideoOutput`).
-public final class NullVideoOutput: VideoOutput {
+public final class NullVideoOutput: ScreenPowerOutput {
     private let clock: any HostClock
     /// Time of vblank 0, in the clock's nanoseconds.
     public let start: HostTime
@@ -19,6 +22,7 @@ public final class NullVideoOutput: VideoOutput {
     public private(set) var displayedFrame: VideoFrame?
     /// Frames presented since the output was made.
     public private(set) var presentedFrames = 0
+    public private(set) var isScreenOn = true
 
     /// Formats `present` takes: by default any a decoder produces, shown as
     /// they are; fewer makes the pipeline convert (to measure that cost).
@@ -63,6 +67,9 @@ public final class NullVideoOutput: VideoOutput {
 
     /// Nothing is queued: a frame is visible when `present` returns.
     public func flush() throws {}
+
+    /// Records the state. Never throws.
+    public func setScreenPower(_ on: Bool) throws { isScreenOn = on }
 
     private static func ceilingDivide(_ numerator: Int64, _ denominator: Int64) -> Int64 {
         let quotient = numerator / denominator

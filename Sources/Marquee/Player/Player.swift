@@ -94,6 +94,21 @@ public class Player: @unchecked Sendable {
         }
     }
 
+    /// Switches the display off, so the monitor sleeps, and pauses: sound
+    /// and decoding stop and the player is as idle as when paused. On sets
+    /// the mode again with the last picture up and plays again if it was
+    /// playing when the screen went off (and was not paused or stepped
+    /// since). `play()` or a rate while off turns the screen on too. The
+    /// presenter applies the switch on its own thread within a step; an
+    /// output that refuses it is reported as a `.videoOutputFailed` event.
+    /// Outputs without a screen (`ScreenPowerOutput`) just show nothing
+    /// while off. The one entry point for every control path (commands,
+    /// a schedule).
+    public func setScreenPower(on: Bool) { engine.send(.setScreenPower(on)) }
+
+    /// Whether the screen is on, as last asked (`setScreenPower(on:)`); true at the start.
+    public var isScreenOn: Bool { engine.state.withLock { $0.screenOn } }
+
     public var status: Status { engine.state.withLock { $0.status } }
     /// Why `status` is `.failed`: the last item's error.
     public var error: (any Error)? { engine.state.withLock { $0.error } }

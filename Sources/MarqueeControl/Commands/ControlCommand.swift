@@ -21,6 +21,9 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     /// Software gain, 0...1.
     case volume(Double)
     case mute, unmute, status
+    /// Switch the display off (the monitor sleeps; playback pauses) or on
+    /// again (the picture back; playback resumes if it was playing).
+    case screen(on: Bool)
     /// Read the configuration file again.
     case reload
     /// Stop playing and exit.
@@ -42,7 +45,7 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
 
     /// Every command name, as written.
     public static let names = ["play", "pause", "toggle", "stop", "seek", "next", "prev", "goto", "loop",
-                               "rate", "step", "volume", "mute", "unmute", "status", "reload", "quit",
+                               "rate", "step", "volume", "mute", "unmute", "screen", "status", "reload", "quit",
                                "get", "observe", "unobserve"]
 
     /// Parses a text line: a command name, then its arguments, separated by
@@ -112,6 +115,13 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
                 throw ControlError("step: '\(arguments[0])' is not a number of frames, +1 to +\(Self.stepLimit) or -1 to -\(Self.stepLimit)")
             }
             self = .step(count)
+        case "screen":
+            try expect(1, "on | off")
+            switch arguments[0].lowercased() {
+            case "on": self = .screen(on: true)
+            case "off": self = .screen(on: false)
+            default: throw ControlError("screen: '\(arguments[0].prefix(40))' is not on or off")
+            }
         case "volume":
             try expect(1, "V (0 to 1)")
             guard let volume = Self.number(arguments[0]), (0...1).contains(volume) else {
@@ -166,6 +176,7 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
         case .volume(let volume): "volume \(Self.format(volume))"
         case .mute: "mute"
         case .unmute: "unmute"
+        case .screen(let on): on ? "screen on" : "screen off"
         case .status: "status"
         case .reload: "reload"
         case .quit: "quit"

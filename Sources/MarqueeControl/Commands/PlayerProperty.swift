@@ -14,6 +14,8 @@ public enum PlayerProperty: String, Sendable, CaseIterable {
     case volume
     case muted
     case loop
+    /// "on", or "off" while the display is switched off (`screen off`).
+    case screen
     /// The playback statistics `--stats` writes (frames, drops, A-V offset, seams, stalls).
     case stats
     /// The display and its mode ("HDMI-A-1 1920x1080@60"), or the output in use.

@@ -83,6 +83,7 @@ public final class CommandExecutor: Sendable {
         case .volume(let volume): target.setVolume(volume)
         case .mute: target.setMuted(true)
         case .unmute: target.setMuted(false)
+        case .screen(let on): target.setScreenPower(on: on)
         case .status: return .success(.status(status))
         case .get(let property): return .success(.value(target.value(of: property)))
         case .observe, .unobserve:

@@ -26,6 +26,10 @@ public protocol PlaybackTarget: Sendable {
     /// 0...1.
     func setVolume(_ volume: Double)
     func setMuted(_ muted: Bool)
+    /// Switches the display off (and pauses) or on (and resumes what the
+    /// switch off paused): `Player.setScreenPower(on:)`. The one call for
+    /// `screen on|off` and anything else that powers the screen.
+    func setScreenPower(on: Bool)
     /// A property by name (`get`); `statusValue(of:)` answers those a
     /// status holds, the target the rest (playlist, stats, display, decoder).
     func value(of property: PlayerProperty) -> JSONValue
@@ -41,7 +45,7 @@ extension PlaybackTarget {
         case .item:
             guard let index = status.index else { return .null }
             return .object(["index": .integer(Int64(index + 1)), "source": status.source.map(JSONValue.string) ?? .null])
-        case .state, .time, .duration, .rate, .volume, .muted, .loop: return fields[property.rawValue] ?? .null
+        case .state, .time, .duration, .rate, .volume, .muted, .loop, .screen: return fields[property.rawValue] ?? .null
         case .playlist, .stats, .display, .decoder: return nil
         }
     }
@@ -81,6 +85,8 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var bufferEmpty = false
     public var likelyToKeepUp = true
     public var stalls = 0
+    /// False while the display is switched off (`screen off`).
+    public var screenOn = true
 
     public init(state: State, index: Int?, count: Int, source: String?, time: Double, duration: Double?,
                 rate: Double, volume: Double, muted: Bool, loop: LoopMode, picture: String? = nil) {
@@ -102,7 +108,7 @@ public struct PlaybackStatus: Sendable, Equatable {
         var fields = ["state=\(state.rawValue)", "item=\(index.map { String($0 + 1) } ?? "-")/\(count)",
                       "time=\(Self.seconds(time))", "duration=\(duration.map(Self.seconds) ?? "-")",
                       "rate=\(ControlCommand.format(rate))", "volume=\(ControlCommand.format(volume))",
-                      "muted=\(muted)", "loop=\(loop.rawValue)"]
+                      "muted=\(muted)", "loop=\(loop.rawValue)", "screen=\(screenOn ? "on" : "off")"]
         if let waiting { fields.append("waiting=\(waiting)") }
         if let source { fields.append("source=\(source)") }
         return fields.joined(separator: " ")
@@ -125,6 +131,7 @@ public struct PlaybackStatus: Sendable, Equatable {
         members["bufferEmpty"] = .bool(bufferEmpty)
         members["likelyToKeepUp"] = .bool(likelyToKeepUp)
         members["stalls"] = .integer(Int64(stalls))
+        members["screen"] = .string(screenOn ? "on" : "off")
         return members
     }
 

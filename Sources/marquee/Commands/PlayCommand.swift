@@ -383,7 +383,7 @@ struct PlayCommand: Subcommand {
 /// Writes one line on stderr when the first frame is on screen (see
 /// `PlayCommand.firstFrameVariable`); otherwise passes everything through,
 /// the scan-out side too when the output has one (`ScanOutFirstFrameReporter`).
-private class FirstFrameReporter: VideoOutput {
+private class FirstFrameReporter: ScreenPowerOutput {
     private let base: any VideoOutput
     private var reported = false
     /// Pictures presented before the first frame (the splash).
@@ -408,6 +408,10 @@ private class FirstFrameReporter: VideoOutput {
     }
 
     func flush() throws { try base.flush() }
+
+    /// The base's screen; one without (files) is always on.
+    var isScreenOn: Bool { (base as? any ScreenPowerOutput)?.isScreenOn ?? true }
+    func setScreenPower(_ on: Bool) throws { try (base as? any ScreenPowerOutput)?.setScreenPower(on) }
 
     func report(_ shown: HostTime) -> HostTime {
         if skipping > 0 {

@@ -38,6 +38,7 @@ final class QueuePlayerTarget: PlaybackTarget {
         status.bufferEmpty = item?.isPlaybackBufferEmpty ?? false
         status.likelyToKeepUp = item?.isPlaybackLikelyToKeepUp ?? true
         status.stalls = stats.stalls
+        status.screenOn = player.isScreenOn
         return status
     }
 
@@ -78,6 +79,8 @@ final class QueuePlayerTarget: PlaybackTarget {
     func setVolume(_ volume: Double) { player.volume = Float(volume) }
 
     func setMuted(_ muted: Bool) { player.isMuted = muted }
+
+    func setScreenPower(on: Bool) { player.setScreenPower(on: on) }
 
     func value(of property: PlayerProperty) -> JSONValue {
         if let value = statusValue(of: property) { return value }

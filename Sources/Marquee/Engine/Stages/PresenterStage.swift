@@ -17,6 +17,8 @@ final class PresenterStage: EngineStage {
     private let fader: PictureFader?
     var local = Local()
     private var playingBefore = false
+    /// The screen power the output was last switched to.
+    private var screenLit = true
     /// When time last stopped to let a network item's buffer fill.
     var bufferingSince: HostTime?
     /// The last video output error reported, so a repeating one is said once.
@@ -108,9 +110,9 @@ final class PresenterStage: EngineStage {
     }
 
     private func advance(now: HostTime) -> StageWake {
-        let (stopped, serial, playing, rate, buffering) = engine.state.withLock {
+        let (stopped, serial, playing, rate, buffering, screenOn) = engine.state.withLock {
             // Backwards the timeline still runs forwards, at the rate's speed.
-            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering)
+            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering, $0.screenOn)
         }
         if stopped { return .stop }
         if serial != local.serial {
@@ -124,6 +126,11 @@ final class PresenterStage: EngineStage {
             engine.clock.setPaused(!running, at: now)
             local.untimedAnchor = nil
         }
+        if screenOn != screenLit { switchScreen(on: screenOn) }
+        // Off (and so paused): nothing is presented, flipped or maintained
+        // until a command raises the signal; a frame after a seek or a
+        // step waits for the screen.
+        guard screenOn else { return .signal }
         if playing, buffering { return waitForBuffer(now: now) }
         if playing, let item = ranDry(), startBuffering(stalled: item, now: now) { return .now }
         if let finishingAt = local.finishingAt {
@@ -158,6 +165,19 @@ final class PresenterStage: EngineStage {
                 return .now
             }
             return .at(due)
+        }
+    }
+
+    /// Switches the output's screen; one that cannot is reported (once
+    /// while it repeats) and its screen is taken as switched, so a refusal
+    /// is not retried at every step. On, the display is looked after at once.
+    private func switchScreen(on: Bool) {
+        screenLit = on
+        local.nextMaintain = nil
+        do {
+            try (output as? any ScreenPowerOutput)?.setScreenPower(on)
+        } catch {
+            reportOutputError(error)
         }
     }
 
