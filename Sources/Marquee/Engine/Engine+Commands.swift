@@ -31,6 +31,8 @@ enum EngineCommand: Sendable {
     case replaceUpcomingItems([PlayerItem])
     /// Keep the current item between these; with none current, start the first while playing.
     case replacePlaylist(played: [PlayerItem], upcoming: [PlayerItem])
+    /// Drop the whole queue and play these from the first, now.
+    case replaceQueue([PlayerItem])
     /// Off pauses (and remembers whether it was playing); on plays again
     /// if it was. The presenter switches the output's screen.
     case setScreenPower(Bool)
@@ -169,6 +171,9 @@ extension Engine {
                 return state.playing ? restartCurrent(in: &state, effects: &effects) : .done
             }
             state.queue = PlayQueue(items: [current] + upcoming.filter { $0 !== current }, played: played.filter { $0 !== current })
+        case .replaceQueue(let items):
+            state.queue = PlayQueue(items: items)
+            return restartCurrent(in: &state, effects: &effects)
         }
         return .done
     }

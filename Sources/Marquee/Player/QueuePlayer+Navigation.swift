@@ -52,4 +52,12 @@ extension QueuePlayer {
     public func replacePlaylist(played: [PlayerItem], upcoming: [PlayerItem]) {
         engine.send(.replacePlaylist(played: played, upcoming: upcoming))
     }
+
+    /// Drops the whole queue, the current item too, and plays `items` from
+    /// the first one now (keeping the play/pause state): a schedule's
+    /// boundary, cut at once. Nothing of the old queue comes back when a
+    /// looping playlist wraps.
+    public func replaceQueue(with items: [PlayerItem]) {
+        engine.send(.replaceQueue(items))
+    }
 }

@@ -27,15 +27,15 @@ enum TestHooks {
     static let stageStallVariable = "MARQUEE_TEST_STALL_STAGE"
     static let stageStallAfterVariable = "MARQUEE_TEST_STALL_STAGE_AFTER_MS"
 
-    /// The schedule's real time starts at this RFC 3339 instant and runs on
-    /// from there, trusted as synchronised (see `ShiftedWallClock`).
-    static let wallClockVariable = "MARQUEE_TEST_WALL_CLOCK"
+    /// The schedule's real time is the system's moved by this many seconds,
+    /// trusted as synchronised (see `ShiftedWallClock`), so a test can put a
+    /// boundary a few seconds after the player starts.
+    static let wallClockShiftVariable = "MARQUEE_TEST_WALL_CLOCK_SHIFT"
 
     private static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     static func shiftedWallClock() -> ScheduleClock? {
-        guard let text = environment[wallClockVariable], let start = WallTime(rfc3339: text) else { return nil }
-        let seconds = start.secondsSinceEpoch - SystemWallClock().now().secondsSinceEpoch
+        guard let seconds = environment[wallClockShiftVariable].flatMap(Double.init) else { return nil }
         return ScheduleClock(clock: ShiftedWallClock(seconds: seconds),
                              alarm: { () throws(AlarmError) in try ShiftedWallClock.Alarm(seconds: seconds) },
                              synchronisation: ScheduleClock.Trusted())

@@ -70,12 +70,7 @@ extension PlayControls {
         let shown = applied.showing(content)
         let items = PlaylistLoader(log: log).items(for: shown, configPath: configPath).map(PlayerItem.init)
         if applied.scheduleOptions.switchAt == .immediate || player.currentItem == nil {
-            if player.currentItem == nil {
-                player.replacePlaylist(played: [], upcoming: items)
-            } else {
-                player.replaceUpcomingItems(with: items)
-                player.advanceToNextItem()
-            }
+            player.replaceQueue(with: items)
         } else {
             state.withLock { $0.retiring = player.currentItem }
             player.replaceUpcomingItems(with: items)

@@ -3,7 +3,7 @@ import MarqueeCore
 
 /// Where the schedule reads real time and waits on it, and whether it may
 /// trust it: the system's clock, alarm and NTP status, or (the test hook
-/// `MARQUEE_TEST_WALL_CLOCK`) the same clock shifted to a chosen instant.
+/// `MARQUEE_TEST_WALL_CLOCK_SHIFT`) the same clock shifted by some seconds.
 struct ScheduleClock: Sendable {
     let clock: any WallClock
     let alarm: @Sendable () throws(AlarmError) -> any WallClockAlarm
