@@ -87,6 +87,22 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var stalls = 0
     /// False while the display is switched off (`screen off`).
     public var screenOn = true
+    /// What a schedule shows and when and to what that next changes; nil without a schedule.
+    public var schedule: ScheduleSummary?
+
+    /// A schedule's state in words, as its events give it ("playlist NAME",
+    /// "default", "screen off"), with the next change as RFC 3339 in local time.
+    public struct ScheduleSummary: Sendable, Equatable {
+        public var showing: String
+        public var nextChange: String?
+        public var next: String?
+
+        public init(showing: String, nextChange: String?, next: String?) {
+            self.showing = showing
+            self.nextChange = nextChange
+            self.next = next
+        }
+    }
 
     public init(state: State, index: Int?, count: Int, source: String?, time: Double, duration: Double?,
                 rate: Double, volume: Double, muted: Bool, loop: LoopMode, picture: String? = nil) {
@@ -110,6 +126,7 @@ public struct PlaybackStatus: Sendable, Equatable {
                       "rate=\(ControlCommand.format(rate))", "volume=\(ControlCommand.format(volume))",
                       "muted=\(muted)", "loop=\(loop.rawValue)", "screen=\(screenOn ? "on" : "off")"]
         if let waiting { fields.append("waiting=\(waiting)") }
+        if let schedule { fields.append("next_change=\(schedule.nextChange ?? "-")") }
         if let source { fields.append("source=\(source)") }
         return fields.joined(separator: " ")
     }
@@ -132,6 +149,10 @@ public struct PlaybackStatus: Sendable, Equatable {
         members["likelyToKeepUp"] = .bool(likelyToKeepUp)
         members["stalls"] = .integer(Int64(stalls))
         members["screen"] = .string(screenOn ? "on" : "off")
+        if let schedule {
+            members["schedule"] = .object(["showing": .string(schedule.showing), "nextChange": schedule.nextChange.map(JSONValue.string) ?? .null,
+                                           "next": schedule.next.map(JSONValue.string) ?? .null])
+        }
         return members
     }
 

@@ -48,6 +48,7 @@ struct PlaySettings: Sendable {
         if let path {
             configuration = try MarqueeConfiguration.load(path: path, validateAction: ControlCommand.validate)
             PlaylistStore.applySaved(to: &configuration, configPath: path, log: ControlLog(level: configuration.log.level))
+            ScheduleStore.applySaved(to: &configuration, configPath: path, log: ControlLog(level: configuration.log.level))
         } else {
             configuration = MarqueeConfiguration()
         }

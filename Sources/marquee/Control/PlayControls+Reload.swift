@@ -15,6 +15,7 @@ extension PlayControls {
         do {
             fresh = try MarqueeConfiguration.load(path: configPath, validateAction: ControlCommand.validate)
             PlaylistStore.applySaved(to: &fresh, configPath: configPath, log: log)
+            ScheduleStore.applySaved(to: &fresh, configPath: configPath, log: log)
         } catch {
             // The reply is one line; the quoted lines with carets go to the log.
             let head = "reload: \(configPath) has \(error.count) problem\(error.count == 1 ? "" : "s"), keeping the previous configuration"

@@ -30,6 +30,7 @@ extension PlayControls {
             apply: { [weak self] content, cause in self?.show(content, cause: cause) },
             failed: { [log] error in log.error("schedule: \(error); the schedule is no longer followed") })
         state.withLock { $0.schedule = (schedule, clock.clock, follower) }
+        target.scheduleSummary.withLock { $0 = { [weak self] in self?.scheduleSummary } }
         follower.start()
     }
 
@@ -40,11 +41,13 @@ extension PlayControls {
         }?.stop()
     }
 
-    /// What the schedule says now and when that changes, for `status`; nil without a schedule.
-    var scheduleStatus: (content: ScheduledContent, nextChange: WallTime?)? {
+    /// What the schedule shows, when it next changes and to what, for `status`; nil without a schedule.
+    var scheduleSummary: PlaybackStatus.ScheduleSummary? {
         guard let (schedule, clock, _) = state.withLock({ $0.schedule }) else { return nil }
         let now = schedule.state(at: clock.now())
-        return (state.withLock { $0.scheduled } ?? now.content, now.nextChange)
+        let next = now.nextChange.map { schedule.state(at: $0).content }
+        return .init(showing: "\(state.withLock { $0.scheduled } ?? now.content)", nextChange: now.nextChange?.rfc3339,
+                     next: next.map { "\($0)" })
     }
 
     /// Puts what the schedule says on screen: a playlist at once (a cut, as
@@ -77,5 +80,64 @@ extension PlayControls {
         }
         if !overrides.loop { target.setLoopMode(shown.playback.loop) }
         watchPlaylist(refresh: items.isEmpty || waitsForFiles)
+    }
+}
+
+extension PlayControls {
+    /// Why a schedule sent over a control channel was not taken.
+    enum ScheduleRefusal: Error {
+        /// The text is not a valid schedule: every problem at its line:column.
+        case invalid([String])
+        /// A named playlist's entry is missing, outside the media roots, or of a scheme not streamed.
+        case entry(ControlError)
+        /// Nowhere is set to keep it, or saving it failed.
+        case noStore(ControlError)
+        case store(ControlError)
+    }
+
+    /// A schedule sent over a control channel (`PUT /schedule`): checked
+    /// as a configuration file is, its playlists' entries confined to the
+    /// media roots, saved atomically beside the playlist store, then applied
+    /// as a reload. Nothing changes when anything is refused.
+    func sendSchedule(_ text: String) -> Result<String, ScheduleRefusal> {
+        let document: ScheduleDocument
+        do throws(ConfigurationError) {
+            document = try ScheduleDocument(text, file: "schedule")
+        } catch {
+            switch error {
+            case .invalid(let errors): return .failure(.invalid(errors.errors.map(\.summary)))
+            case .unreadable: return .failure(.invalid(["\(error)"]))
+            }
+        }
+        let applied = state.withLock { $0.applied }
+        let roots = MediaRoots(applied.playback.mediaRoots, relativeTo: PlaylistLoader.base(configPath))
+        for playlist in document.playlists {
+            for (index, entry) in playlist.items.enumerated() {
+                if case .failure(let error) = roots.confine(entry) {
+                    return .failure(.entry(ControlError("playlists.\(playlist.name).items[\(index)]: \(error.message)")))
+                }
+            }
+        }
+        guard let store = ScheduleStore(applied.controls.http, configPath: configPath) else {
+            return .failure(.noStore(ControlError("no [controls.http] playlist_file (nor $STATE_DIRECTORY) to keep a schedule beside")))
+        }
+        do throws(ControlError) {
+            try store.save(text)
+        } catch {
+            return .failure(.store(error))
+        }
+        let summary = "schedule: \(document.entries.count) entries and \(document.playlists.count) playlists, saved in \(store.path)"
+        log.info(summary)
+        switch reload() {
+        case .success(let reloaded): return .success("\(summary); \(reloaded)")
+        case .failure(let error): return .success("\(summary); \(error.message)")
+        }
+    }
+
+    /// The next `hours` of the schedule in force, as `marquee schedule --json` gives it; nil without a schedule.
+    func scheduleAhead(hours: Double = 24) -> [Schedule.Segment]? {
+        guard let (schedule, clock, _) = state.withLock({ $0.schedule }) else { return nil }
+        let now = clock.now()
+        return schedule.segments(from: now, until: WallTime(secondsSinceEpoch: now.secondsSinceEpoch + hours * 3600, utcOffset: now.utcOffset))
     }
 }

@@ -8,17 +8,9 @@ import MarqueeCore
 /// file (`[controls.http] playlist_file`, by default under systemd's
 /// StateDirectory) that takes the place of the configuration file's
 /// playlist at each start and reload: the configuration may sit on a
-/// read-only root, and a reboot must keep what was sent.
-///
-/// Written so that a crash or a power cut at any point leaves the old file
-/// or the new one, never a torn one: the new text goes to a temporary file
-/// in the same folder, which is fsynced, renamed over the old, and the
-/// folder fsynced so the rename itself is on disk.
+/// read-only root, and a reboot must keep what was sent. Written with
+/// `AtomicFile`: a crash or a power cut leaves the old file or the new one.
 struct PlaylistStore: Sendable {
-    /// The test hook: seconds to wait between the temporary file's fsync and
-    /// the rename, so a test can kill the player exactly there.
-    static let renameDelayVariable = "MARQUEE_TEST_PLAYLIST_RENAME_DELAY"
-
     let path: String
 
     /// The store a configuration names: `playlist_file` (relative to the
@@ -61,49 +53,10 @@ struct PlaylistStore: Sendable {
         }
     }
 
-    /// Replaces the saved playlist atomically (see the type's comment).
+    /// Replaces the saved playlist atomically (`AtomicFile`).
     /// - Throws: `ControlError` naming the call and the file.
     func save(_ entries: [PlaylistEntry]) throws(ControlError) {
-        let text = Array((Self.json(entries).jsonText + "\n").utf8)
-        let folder = PathText.deletingLastComponent(path)
-        let temporary = "\(folder)/.\(PathText.lastComponent(path)).\(getpid()).tmp"
-        func failure(_ call: String, _ file: String) -> ControlError {
-            ControlError("playlist: \(call) \(file): \(String(cString: strerror(errno)))")
-        }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("open", temporary) }
-        var offset = 0
-        while offset < text.count {
-            let written = text[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = failure("write", temporary)
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            offset += written
-        }
-        guard fsync(descriptor) == 0 else {
-            let error = failure("fsync", temporary)
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        guard close(descriptor) == 0 else { throw failure("close", temporary) }
-        if let delay = ProcessInfo.processInfo.environment[Self.renameDelayVariable].flatMap(Double.init) {
-            StandardStream.error.write("marquee: test: \(temporary) written, renaming in \(delay) s\n")
-            usleep(useconds_t(delay * 1e6))
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = failure("rename", temporary)
-            unlink(temporary)
-            throw error
-        }
-        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { throw failure("open", folder) }
-        defer { close(directory) }
-        guard fsync(directory) == 0 else { throw failure("fsync", folder) }
+        try AtomicFile.replace(path, with: Array((Self.json(entries).jsonText + "\n").utf8), what: "playlist")
     }
 
     /// A playlist as sent or saved: `{"playlist": [...]}` or the array

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Marquee
 import MarqueeControl
+import Synchronization
 
 /// The running `QueuePlayer` as the control commands see it. Seeks are
 /// started and not awaited (a command must not stall the channel it came
@@ -10,6 +11,8 @@ final class QueuePlayerTarget: PlaybackTarget {
     let player: QueuePlayer
     /// The display and its mode, or the output used instead (`get display`).
     let display: String
+    /// What a followed schedule shows and when it changes (set once it is followed).
+    let scheduleSummary = Mutex<(@Sendable () -> PlaybackStatus.ScheduleSummary?)?>(nil)
 
     init(player: QueuePlayer, display: String) {
         self.player = player
@@ -39,6 +42,7 @@ final class QueuePlayerTarget: PlaybackTarget {
         status.likelyToKeepUp = item?.isPlaybackLikelyToKeepUp ?? true
         status.stalls = stats.stalls
         status.screenOn = player.isScreenOn
+        status.schedule = scheduleSummary.withLock { $0 }?()
         return status
     }
 

@@ -1,0 +1,40 @@
+import FoundationEssentials
+import MarqueeConfig
+import MarqueeControl
+import MarqueeCore
+
+/// The schedule a control channel sent (`PUT /schedule`), kept as its TOML
+/// text in `schedule.toml` beside the playlist store, and put in place of
+/// the configuration file's `[[schedule]]`, `[playlists.*]` and
+/// `[schedule_options]` at each start and reload. Written with
+/// `AtomicFile`: a crash or a power cut leaves the old file or the new one.
+struct ScheduleStore: Sendable {
+    let path: String
+
+    /// Beside the configuration's playlist store; nil where there is none.
+    init?(_ http: MarqueeConfiguration.HTTPControl, configPath: String?) {
+        guard let playlists = PlaylistStore(http, configPath: configPath) else { return nil }
+        path = "\(PathText.deletingLastComponent(playlists.path))/schedule.toml"
+    }
+
+    /// Puts the saved schedule, if any, in place of the configuration's. A
+    /// saved file that cannot be read is one warning, and the
+    /// configuration's schedule stays.
+    static func applySaved(to configuration: inout MarqueeConfiguration, configPath: String?, log: ControlLog) {
+        guard let store = ScheduleStore(configuration.controls.http, configPath: configPath),
+              FileManager.default.fileExists(atPath: store.path) else { return }
+        guard let data = FileManager.default.contents(atPath: store.path) else {
+            return log.warning("\(store.path): cannot be read; following the configuration's schedule")
+        }
+        do throws(ConfigurationError) {
+            try ScheduleDocument(String(decoding: data, as: UTF8.self), file: store.path).apply(to: &configuration)
+            log.debug("schedule: from \(store.path), sent over HTTP, in place of the configuration's")
+        } catch {
+            log.warning("\(error)\n; following the configuration's schedule")
+        }
+    }
+
+    func save(_ text: String) throws(ControlError) {
+        try AtomicFile.replace(path, with: Array(text.utf8), what: "schedule")
+    }
+}
