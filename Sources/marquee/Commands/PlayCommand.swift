@@ -212,12 +212,14 @@ struct PlayCommand: Subcommand {
         let statusLine = isatty(STDOUT_FILENO) == 1 ? StatusLine(player: player) : nil
         service?.startWatchdog(player)
         await session.run(events: events, until: signals)
-        // After the end of the playlist nothing is on screen; after a signal or quit the item on screen gets its line.
-        recorder?.end(reason: .shutdown)
         service?.stopping()
         controls.stop()
         statusLine?.stop()
         player.stop()
+        // Once the player's threads are done, so no pass ends after it: after a
+        // signal or quit the item on screen gets its line; after the end of the
+        // playlist nothing is on screen.
+        recorder?.end(reason: .shutdown)
         let audioDevice = (configuration.audioOutput as? ALSAAudioOutput)?.statistics
         if let statsPath {
             writeStats(StatsReport(playback: player.stats.snapshot, resources: session.resourceSamples, audioDevice: audioDevice), to: statsPath)
