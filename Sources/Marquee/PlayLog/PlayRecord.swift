@@ -2,7 +2,7 @@ import FoundationEssentials
 import MarqueeCore
 
 /// Why a showing of an item ended, as the play log's `ended` field says it.
-public enum PlayEnd: String, Sendable, CaseIterable, Codable {
+public enum PlayEnd: String, Sendable, Codable {
     /// It played to its end (a loop pass ended; a pass cut short by a
     /// decode error is `error`).
     case end

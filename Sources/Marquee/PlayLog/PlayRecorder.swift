@@ -46,7 +46,7 @@ public final class PlayRecorder: Sendable {
     private struct State {
         var showing: Showing?
         var playlist: String?
-        var display: String
+        let display: String
         var nextEndReason: PlayEnd?
         /// Items with a failed pass or status that has not been logged yet.
         var failed: [PlayerItem] = []
@@ -73,12 +73,6 @@ public final class PlayRecorder: Sendable {
     public var playlist: String? {
         get { state.withLock { $0.playlist } }
         set { state.withLock { $0.playlist = newValue } }
-    }
-
-    /// What the lines name as the display, from the next line written.
-    public var display: String {
-        get { state.withLock { $0.display } }
-        set { state.withLock { $0.display = newValue } }
     }
 
     /// Why the item on screen is about to give way, for the next
