@@ -95,8 +95,8 @@ import Testing
             let (from, until) = (Int(segment.from.secondsSinceEpoch), Int(segment.until.secondsSinceEpoch))
             #expect(from < until && from % 60 == 0 && until % 60 == 0, "\(segment)")
             if index > 0 {
-                #expect(segments[index - 1].until == segment.from, "a gap or overlap before \(segment.from.rfc3339)")
-                #expect(segments[index - 1].content != segment.content, "unmerged at \(segment.from.rfc3339)")
+                #expect(segments[index - 1].until == segment.from, "a gap or overlap before \(segment.from.rfc3339Seconds)")
+                #expect(segments[index - 1].content != segment.content, "unmerged at \(segment.from.rfc3339Seconds)")
             }
             for minute in stride(from: from, to: until, by: 60) where oracle.content(at: minute) != Self.name(segment.content) {
                 Issue.record("\(Self.time(minute).rfc3339): segment says \(segment.content), the rules \(oracle.content(at: minute))")

@@ -216,6 +216,7 @@ extension MarqueeConfiguration.Log {
     mutating func read(_ reader: TableReader) {
         reader.read(&level, "level")
         reader.read(&statusInterval, "status_interval", in: 0...3600, unit: " s")
+        reader.read(&plays, "plays")
         reader.finish()
     }
 }

@@ -78,7 +78,8 @@ extension MarqueeConfiguration {
             if let longAction = button.longAction { pairs.append(("long_action", quote(longAction))) }
             section("[[controls.gpio]]", pairs)
         }
-        section("[log]", [("level", quote(log.level.rawValue)), ("status_interval", float(log.statusInterval))])
+        section("[log]", [("level", quote(log.level.rawValue)), ("status_interval", float(log.statusInterval)),
+                          ("plays", quote(log.plays))])
         return lines.joined(separator: "\n") + "\n"
     }
 

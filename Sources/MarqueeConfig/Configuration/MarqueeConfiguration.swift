@@ -217,5 +217,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var level = LogLevel.info
         /// Seconds between status events on standard output; 0 = none.
         public var statusInterval = 0.0
+        /// The play log ("proof of play": one JSON line per item shown),
+        /// relative to the file's folder; "" for none.
+        public var plays = ""
     }
 }

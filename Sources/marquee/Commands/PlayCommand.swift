@@ -39,6 +39,8 @@ struct PlayCommand: Subcommand {
         OptionSpec("--untimed", .diagnostics, "as fast as the machine goes, every frame shown (outputs on virtual clocks)"),
         OptionSpec("--stats", "PATH", .diagnostics, "write counters, A-V offsets, seams and memory as JSON at exit"),
         OptionSpec("--presentation-log", "PATH", .diagnostics, "write every presented frame as a JSON line at exit"),
+        OptionSpec("--play-log", "PATH", default: "none; [log] plays", .diagnostics,
+                   "append one JSON line per item shown (proof of play), each when the item leaves the screen"),
     ]
     static let summary = "Play files, playlists and streams; a bad item is skipped with one error line."
 
@@ -68,6 +70,8 @@ struct PlayCommand: Subcommand {
     let statsPath: String?
     /// Every presented frame as one JSON line (item, pts, display time, A-V offset), written at exit.
     let presentationLogPath: String?
+    /// `--play-log PATH` over `[log] plays`: one line per item shown; nil for none.
+    let playLogPath: String?
     let kms: KMSOptions
     /// `--splash PATH` over `[display] splash` (relative to the file's folder); nil for none.
     let splash: String?
@@ -137,6 +141,7 @@ struct PlayCommand: Subcommand {
         rtspTransport = try RTSPTransportFlag.parse(&parser, file: file.playback)
         statsPath = try parser.option("--stats")
         presentationLogPath = try parser.option("--presentation-log")
+        playLogPath = settings.playLog(try parser.option("--play-log"))
         if untimed, case .alsa = audioOut { throw UsageError("--untimed cannot play to an ALSA device (it runs in real time)") }
         if let flag = settings.kmsOnlyFlags.first, videoOut != .kms {
             throw UsageError("\(flag) applies to --video-out kms only")
@@ -188,9 +193,13 @@ struct PlayCommand: Subcommand {
         player.loopMode = loop
         player.loopPasses = loops
         player.volume = Float(settings.configuration.audio.volume)
+        let display = Self.describe(configuration.videoOutput, chosen: videoOut)
+        // Following the player before it plays, so the first item is on the log.
+        let recorder = openPlayLog(display: display)
+        recorder?.follow(player)
         let controls = PlayControls(player: player, configuration: settings.effective(loop: loop, rate: rate, audio: audioOut != nil),
                                     playlistShown: scheduled, configPath: settings.path, overrides: settings.overrides, service: service,
-                                    display: Self.describe(configuration.videoOutput, chosen: videoOut),
+                                    display: display, recorder: recorder,
                                     screen: ScreenLayout(gravity: kms.gravity, rotation: kms.rotation, background: kms.background))
         let session = PlaySession(player: player, service: service, keepsOpen: keepOpen,
                                   reportsSetUpFallbacks: hardwareDecoding.mode != .auto || settings.configuration.log.level >= .debug,
@@ -212,12 +221,30 @@ struct PlayCommand: Subcommand {
         controls.stop()
         statusLine?.stop()
         player.stop()
+        // Once the player's threads are done, so no pass ends after it: after a
+        // signal or quit the item on screen gets its line; after the end of the
+        // playlist nothing is on screen.
+        recorder?.end(reason: .shutdown)
         let audioDevice = (configuration.audioOutput as? ALSAAudioOutput)?.statistics
         if let statsPath {
             writeStats(StatsReport(playback: player.stats.snapshot, resources: session.resourceSamples, audioDevice: audioDevice), to: statsPath)
         }
         if let presentationLogPath { writePresentationLog(player.stats.presentationLog, to: presentationLogPath) }
         return controls.stoppedOnError || (session.failures > 0 && session.failures == inputs.count) ? 1 : 0
+    }
+
+    /// The play log's recorder, or nil without one (`--play-log`, `[log] plays`)
+    /// or when the file cannot be opened: one line, and the show plays without it.
+    private func openPlayLog(display: String) -> PlayRecorder? {
+        guard let playLogPath else { return nil }
+        let log = ControlLog(level: settings.configuration.log.level)
+        do throws(PlayLogError) {
+            let file = try PlayLogFile(path: playLogPath, warn: { log.warning($0) })
+            return PlayRecorder(file: file, display: display, warn: { log.warning($0) })
+        } catch {
+            log.error("\(error); playing without a play log")
+            return nil
+        }
     }
 
     /// The display and its mode (KMS), or the output used instead, with its screen size.

@@ -112,6 +112,14 @@ struct PlaySettings: Sendable {
         return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: base, isDirectory: true)).standardizedFileURL.path
     }
 
+    /// `--play-log PATH`, else `[log] plays` relative to the file's folder;
+    /// nil for none (`""`).
+    func playLog(_ flag: String?) -> String? {
+        let path = flag ?? configuration.log.plays
+        guard !path.isEmpty else { return nil }
+        return flag != nil ? path : PlaylistResolver.absolute(path, base: PlaylistLoader.base(self.path))
+    }
+
     /// `[audio] latency_ms` as the ALSA buffer, unless --audio-buffer-ms was given
     /// (the device itself comes from `[audio] device` through the default --audio-out).
     func audio(_ flags: ALSAAudioOutput.Configuration) -> ALSAAudioOutput.Configuration {

@@ -51,7 +51,7 @@ struct ScheduleCommand: Subcommand {
     static func table(_ segments: [Schedule.Segment]) -> String {
         let rows = [["TIME", "SCREEN", "PLAYLIST"]] + segments.map { segment in
             let playlist = segment.content == .defaultPlaylist ? "(default)" : segment.content.playlistName ?? "-"
-            return [segment.from.rfc3339, segment.content.isScreenOn ? "on" : "off", playlist]
+            return [segment.from.rfc3339Seconds, segment.content.isScreenOn ? "on" : "off", playlist]
         }
         let width = rows.map { $0[0].count }.max() ?? 0
         return rows.map { row in
@@ -62,7 +62,7 @@ struct ScheduleCommand: Subcommand {
     /// `[{"from": RFC3339, "until": RFC3339, "screen": "on"|"off", "playlist": NAME or null}, ...]`, a segment a line.
     static func json(_ segments: [Schedule.Segment]) -> String {
         let lines = segments.map { segment in
-            "{\"from\": \(JSONString.quoted(segment.from.rfc3339)), \"until\": \(JSONString.quoted(segment.until.rfc3339)), "
+            "{\"from\": \(JSONString.quoted(segment.from.rfc3339Seconds)), \"until\": \(JSONString.quoted(segment.until.rfc3339Seconds)), "
                 + "\"screen\": \"\(segment.content.isScreenOn ? "on" : "off")\", "
                 + "\"playlist\": \(segment.content.playlistName.map(JSONString.quoted) ?? "null")}"
         }

@@ -11,7 +11,7 @@ struct HTTPRoutes: HTTPHandler {
 
     static let routes: [String: [String]] = [
         "/": ["GET"], "/status": ["GET"], "/command": ["POST"], "/events": ["GET"],
-        "/screenshot.png": ["GET"], "/playlist": ["GET", "PUT"],
+        "/screenshot.png": ["GET"], "/playlist": ["GET", "PUT"], "/plays": ["GET"],
     ]
     /// The widest screenshot asked for (an 8K screen).
     static let widestScreenshot = 7680
@@ -30,6 +30,7 @@ struct HTTPRoutes: HTTPHandler {
         case (_, "/events"): return events(request.query)
         case (_, "/screenshot.png"): return screenshot(request.query)
         case ("GET", "/playlist"): return .json(200, controls.target.value(of: .playlist).jsonText)
+        case (_, "/plays"): return plays(request.query)
         default: return playlist(request.body)
         }
     }
@@ -87,6 +88,26 @@ struct HTTPRoutes: HTTPHandler {
             return HTTPResponse(status: 200, contentType: "image/png", body: .bytes(try controls.screen.png(of: picture, scaledWidth: width)))
         } catch {
             return .text(500, "screenshot: \(error)")
+        }
+    }
+
+    /// The play log's lines whose `end` is at or after `?since=RFC3339`
+    /// (all without it), as a JSON array, read from the current file (not
+    /// the files logrotate has moved away).
+    private func plays(_ query: [String: String]) -> HTTPResponse {
+        var since: WallTime?
+        if let text = query["since"] {
+            guard let time = WallTime(rfc3339: text) else {
+                return .text(400, "since=\(text.prefix(40)): give an RFC 3339 time, e.g. 2026-12-04T18:03:07.412+01:00")
+            }
+            since = time
+        }
+        guard let recorder = controls.recorder else { return .text(409, "no play log: set [log] plays (or --play-log)") }
+        do throws(PlayLogError) {
+            let records = try PlayLogFile.records(at: recorder.file.path, endingSince: since)
+            return .json(200, "[" + records.map(\.line).joined(separator: ",") + "]")
+        } catch {
+            return .text(500, "\(error)")
         }
     }
 

@@ -53,7 +53,7 @@ extension PlayControls {
             changed.append("volume \(fresh.audio.volume)")
         }
         if overrides.logLevel { applied.log.level = old.log.level }
-        if applied.log != old.log {
+        if applied.log.level != old.log.level || applied.log.statusInterval != old.log.statusInterval {
             events.setInterval(applied.log.statusInterval)
             log.level = applied.log.level
             changed.append("log")
@@ -75,6 +75,7 @@ extension PlayControls {
         if fresh.controls.http != old.controls.http { later.append("[controls.http]") }
         if fresh.playback.mediaRoots != old.playback.mediaRoots { later.append("playback.media_roots") }
         if fresh.playback.start != old.playback.start { later.append("playback.start") }
+        if fresh.log.plays != old.log.plays { later.append("log.plays") }
         if fresh.playback.keepOpen != old.playback.keepOpen { later.append("playback.keep_open") }
         if fresh.playback.betweenItems != old.playback.betweenItems || fresh.playback.betweenItemsMs != old.playback.betweenItemsMs {
             later.append("playback.between_items")

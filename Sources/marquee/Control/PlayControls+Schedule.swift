@@ -46,7 +46,7 @@ extension PlayControls {
         guard let (schedule, clock, _) = state.withLock({ $0.schedule }) else { return nil }
         let now = schedule.state(at: clock.now())
         let next = now.nextChange.map { schedule.state(at: $0).content }
-        return .init(showing: "\(state.withLock { $0.scheduled } ?? now.content)", nextChange: now.nextChange?.rfc3339,
+        return .init(showing: "\(state.withLock { $0.scheduled } ?? now.content)", nextChange: now.nextChange?.rfc3339Seconds,
                      next: next.map { "\($0)" })
     }
 

@@ -65,20 +65,25 @@ final class PlayControls: Sendable {
     let watching = Mutex(Watching())
     /// Told about reloads and waits for files (`RELOADING=1`, `STATUS=`).
     let service: ServiceNotifier?
+    /// The play log (`[log] plays`), when there is one.
+    let recorder: PlayRecorder?
     /// How the display composes what it shows, for screenshots.
     let screen: ScreenLayout
     let startedAt = Date()
 
-    /// - Parameter display: the display and its mode, or the output used instead, for `get display`.
-    /// - Parameter playlistShown: the playlist the schedule showed when the player's was made.
+    /// - Parameters:
+    ///   - playlistShown: the playlist the schedule showed when the player's was made.
+    ///   - display: the display and its mode, or the output used instead, for `get display`.
+    ///   - recorder: the play log's, told when a command moves on from an item; its file answers `GET /plays`.
     init(player: QueuePlayer, configuration: MarqueeConfiguration, playlistShown: ScheduledContent, configPath: String?, overrides: Overrides,
-         service: ServiceNotifier?, display: String, screen: ScreenLayout) {
+         service: ServiceNotifier?, display: String, recorder: PlayRecorder?, screen: ScreenLayout) {
         self.player = player
+        self.recorder = recorder
         self.screen = screen
         self.service = service
         self.configPath = configPath
         self.overrides = overrides
-        target = QueuePlayerTarget(player: player, display: display)
+        target = QueuePlayerTarget(player: player, display: display, recorder: recorder)
         LineWriter.ignoreBrokenPipes()
         output = LineWriter(descriptor: STDOUT_FILENO)
         log = ControlLog(level: configuration.log.level)

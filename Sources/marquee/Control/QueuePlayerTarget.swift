@@ -13,10 +13,13 @@ final class QueuePlayerTarget: PlaybackTarget {
     let display: String
     /// What a followed schedule shows and when it changes (set once it is followed).
     let scheduleSummary = Mutex<(@Sendable () -> PlaybackStatus.ScheduleSummary?)?>(nil)
+    /// The play log's recorder: an item a command moves on from ends as `command`.
+    let recorder: PlayRecorder?
 
-    init(player: QueuePlayer, display: String) {
+    init(player: QueuePlayer, display: String, recorder: PlayRecorder?) {
         self.player = player
         self.display = display
+        self.recorder = recorder
     }
 
     var status: PlaybackStatus {
@@ -54,7 +57,14 @@ final class QueuePlayerTarget: PlaybackTarget {
         _ = player.startSeek(to: MediaTime(seconds: seconds, preferredTimescale: 1000), exact: true)
     }
 
-    func playItem(at index: Int) -> Bool { player.playItem(at: index) }
+    /// `next`, `prev`, `goto`: the play log says the item on screen ended by a command.
+    func playItem(at index: Int) -> Bool {
+        // Set before the player acts: it reports the change on another thread.
+        recorder?.nextEndReason = .command
+        let played = player.playItem(at: index)
+        if !played { recorder?.nextEndReason = nil }
+        return played
+    }
 
     func setLoopMode(_ mode: LoopMode) {
         player.loopMode = mode
