@@ -22,6 +22,20 @@ import Testing
         #expect(player.calls == ["pause", "play"])
     }
 
+    /// `screen off|on` is one call on the target (the player pauses and
+    /// resumes itself), and `status` and `get screen` report it.
+    @Test func screenOffAndOnReachTheTargetAndTheStatus() throws {
+        #expect(try run("screen off") == .success(.done(nil)))
+        #expect(player.calls == ["screen false"])
+        #expect(try run("get screen") == .success(.value(.string("off"))))
+        guard case .success(.status(let status)) = try run("status") else { Issue.record("no status"); return }
+        #expect(!status.screenOn && status.fields["screen"] == .string("off"))
+        #expect(status.text.contains(" screen=off"))
+        _ = try run("screen on")
+        #expect(player.calls == ["screen false", "screen true"])
+        #expect(try run("get screen") == .success(.value(.string("on"))))
+    }
+
     @Test func stopPausesAtTheStart() throws {
         _ = try run("stop")
         #expect(player.status.state == .paused)

@@ -10,6 +10,7 @@ import Testing
         ("loop item", .loop(.item)), ("loop playlist", .loop(.playlist)), ("loop none", .loop(.none)),
         ("rate 0.5", .rate(0.5)), ("volume 0", .volume(0)), ("mute", .mute), ("unmute", .unmute),
         ("status", .status), ("reload", .reload), ("quit", .quit),
+        ("screen off", .screen(on: false)), ("screen on", .screen(on: true)), ("SCREEN Off", .screen(on: false)),
     ])
     func everyCommandParsesAndPrintsBackTheSame(text: String, command: ControlCommand) throws {
         #expect(try ControlCommand(parsing: text) == command)
@@ -46,9 +47,21 @@ import Testing
         ("step 1 2", "usage: step [+N | -N] (frames, 1 to 1000; +1 alone)"),
         ("volume 1.5", "volume: '1.5' is not a volume from 0 to 1"),
         ("volume 0x1", "volume: '0x1' is not a volume from 0 to 1"),
+        ("screen", "usage: screen on | off"),
+        ("screen dim", "screen: 'dim' is not on or off"),
+        ("screen off now", "usage: screen on | off"),
+        ("screan off", "unknown command 'screan' (did you mean 'screen'?)"),
     ])
     func badCommandsSayWhatIsWrong(text: String, message: String) {
         #expect(throws: ControlError(message)) { try ControlCommand(parsing: text) }
+    }
+
+    @Test func screenCommandsComeAsJSONToo() throws {
+        let off = try #require(try ControlRequest.parse(#"{"command": "screen", "args": ["off"], "id": 3}"#, format: .json))
+        #expect(off == ControlRequest(id: .integer(3), command: .screen(on: false)))
+        #expect(throws: ControlRequest.Failure(id: .integer(4), error: ControlError("usage: screen on | off"))) {
+            try ControlRequest.parse(#"{"command": "screen", "id": 4}"#, format: .json)
+        }
     }
 
     @Test func jsonRequestsCarryTheirIdAndArguments() throws {
@@ -100,13 +113,13 @@ import Testing
         let status = PlaybackStatus(state: .paused, index: 1, count: 3, source: "/m/a b.mp4", time: 12.3456, duration: nil,
                                     rate: 1, volume: 0.5, muted: false, loop: .item)
         let reply = ControlReply(id: nil, outcome: .success(.status(status)))
-        #expect(reply.line(.text) == "ok state=paused item=2/3 time=12.346 duration=- rate=1 volume=0.5 muted=false loop=item source=/m/a b.mp4")
+        #expect(reply.line(.text) == "ok state=paused item=2/3 time=12.346 duration=- rate=1 volume=0.5 muted=false loop=item screen=on source=/m/a b.mp4")
         #expect(reply.line(.json) == #"{"id":null,"result":{"bufferEmpty":false,"duration":null,"item":2,"items":3,"#
-            + #""likelyToKeepUp":true,"loop":"item","muted":false,"rate":1,"#
+            + #""likelyToKeepUp":true,"loop":"item","muted":false,"rate":1,"screen":"on","#
             + #""source":"/m/a b.mp4","stalls":0,"state":"paused","time":12.346,"volume":0.5,"waiting":null}}"#)
         var stalled = status
         (stalled.state, stalled.waiting, stalled.bufferEmpty, stalled.likelyToKeepUp, stalled.stalls) = (.playing, "toMinimizeStalls", true, false, 2)
         let waiting = ControlReply(id: nil, outcome: .success(.status(stalled))).line(.text)
-        #expect(waiting == "ok state=playing item=2/3 time=12.346 duration=- rate=1 volume=0.5 muted=false loop=item waiting=toMinimizeStalls source=/m/a b.mp4")
+        #expect(waiting == "ok state=playing item=2/3 time=12.346 duration=- rate=1 volume=0.5 muted=false loop=item screen=on waiting=toMinimizeStalls source=/m/a b.mp4")
     }
 }

@@ -6,8 +6,9 @@ import Synchronization
 import Testing
 
 /// A video output that remembers what was presented (frame index from the
-/// fixture's bar code, item time, display time), shown on a simulated display.
-final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {
+/// fixture's bar code, item time, display time), shown on a simulated display
+/// whose screen can be switched off.
+final class RecordingVideoOutput: ScreenPowerOutput, @unchecked Sendable {
     // @unchecked: written by the presenter thread, read by the test after the player stopped.
     struct Shown {
         let index: Int?
@@ -32,6 +33,9 @@ final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {
     }
 
     func flush() throws { try display.flush() }
+
+    var isScreenOn: Bool { display.isScreenOn }
+    func setScreenPower(_ on: Bool) throws { try display.setScreenPower(on) }
 
     var frames: [Shown] { shown.withLock { $0 } }
 }

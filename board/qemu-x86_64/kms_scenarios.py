@@ -466,6 +466,92 @@ done
     return f"video on overlay plane {plane_id} (positioned); CRC {auto[0]} = full-screen primary's, console {' '.join(console)}"
 
 
+def scenario_kms_screen_power(board, out):
+    """Issue 36: `screen off` on the control channel (stdin) turns vkms's CRTC
+    off (debugfs state `active=0`; atomic: ACTIVE 0 with the mode kept,
+    `--legacy-kms`: the connector's DPMS) and the process is no busier than
+    paused (voluntary context switches and CPU ticks of all its threads over
+    5 s, measured paused and off in one run); `screen on` lights it again
+    (`active=1`) with the clip on screen (the composed screen's CRC equals
+    the one while playing), and play resumes."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    make_still(share, size="320x180", lossless=True)
+    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
+active() {{ grep -A3 '^crtc' /sys/kernel/debug/dri/0/state | grep -m1 -o 'active=[01]'; }}
+# As bench/wakeups.py counts: per thread, sampled every 0.5 s; a thread there at the start counts its
+# difference, one started inside the window its whole count, one that ended its count up to its last sample.
+sample() {{ for f in /proc/$pid/task/*/status; do task=${{f%/status}}; awk -v i=$1 -v t=${{task##*/}} '/^voluntary_ctxt_switches/ {{ print i, t, $2 }}' $f 2>/dev/null; done; }}
+ticks() {{ awk '{{ print $14 + $15 }}' /proc/$pid/stat; }}
+measure() {{
+  before=$(ticks); : > /tmp/samples
+  for i in 0 1 2 3 4 5 6 7 8 9 10; do sample $i >> /tmp/samples; [ $i = 10 ] || usleep 500000; done
+  w=$(awk '!($2 in first) {{ first[$2] = ($1 == 0 ? $3 : 0) }} {{ last[$2] = $3 }} END {{ for (t in last) s += last[t] - first[t]; print s }}' /tmp/samples)
+  echo "$2 $1 window: wakeups=$w ticks=$(( $(ticks) - before ))"
+}}
+mkfifo /tmp/ctl
+for path in atomic legacy; do
+  flags=""; [ $path = legacy ] && flags=--legacy-kms
+  marquee play /mnt/host/still.mp4 --loop item --audio-out null --control text $flags < /tmp/ctl > /tmp/replies-$path 2>>/mnt/host/errors.txt & pid=$!
+  exec 3>/tmp/ctl
+  sleep {SETTLE_S}
+  echo "$path playing: $(active) crc $(crcs)"
+  echo pause >&3; sleep 2
+  measure paused $path
+  echo play >&3; sleep 2
+  echo "-- $path screen off" >> /mnt/host/errors.txt
+  echo "screen off" >&3; sleep 2
+  echo "$path off: $(active)"
+  echo "$path off lines: $(grep -A3 '^crtc' /sys/kernel/debug/dri/0/state | tr '\\n\\t' '  ')"
+  echo status >&3
+  measure off $path
+  echo "-- $path screen on" >> /mnt/host/errors.txt
+  echo "screen on" >&3; sleep 3
+  echo "$path on: $(active) crc $(crcs)"
+  echo status >&3; sleep 1
+  echo quit >&3; exec 3>&-
+  wait $pid; echo "$path exit $?"
+  sed "s/^/$path reply: /" /tmp/replies-$path
+done
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=400)
+    board.expect_ok(rc, stdout, stderr)
+    # The guest marks when the screen went off and on ("-- PATH screen off") among marquee's lines.
+    errors = [l for l in marquee_errors(share).splitlines() if not l.startswith("-- ")]
+    board.check(not errors, "marquee reported:\n" + marquee_errors(share))
+    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if ": " in l and l.split(" ", 1)[0] in ("atomic", "legacy"))
+    results = []
+    for path in ("atomic", "legacy"):
+        board.check(f"{path} exit 0" in stdout, f"{path}: marquee did not exit 0:\n{stdout}")
+        playing, on = lines.get(f"{path} playing", ""), lines.get(f"{path} on", "")
+        board.check(playing.startswith("active=1"), f"{path}: the CRTC was not on while playing: {playing!r}")
+        board.check(lines.get(f"{path} off") == "active=0", f"{path}: `screen off` left the CRTC {lines.get(f'{path} off')!r}")
+        board.check(on.startswith("active=1"), f"{path}: `screen on` left the CRTC {on!r}")
+        playing_crc, on_crc = playing.split("crc", 1)[-1].split(), on.split("crc", 1)[-1].split()
+        board.check(len(playing_crc) == 1 and on_crc == playing_crc,
+                    f"{path}: the screen after `screen on` (CRC {on_crc}) is not the clip's (CRC {playing_crc})")
+        replies = [l.split(": ", 1)[1] for l in stdout.splitlines() if l.startswith(f"{path} reply: ")]
+        statuses = [r for r in replies if r.startswith("ok state=")]
+        board.check(len(statuses) == 2 and "state=paused" in statuses[0] and "screen=off" in statuses[0]
+                    and "state=playing" in statuses[1] and "screen=on" in statuses[1],
+                    f"{path}: status while off should be paused and screen=off, then playing and screen=on: {statuses}")
+        counts = {}
+        for state in ("paused", "off"):
+            fields = dict(f.split("=") for f in lines.get(f"{path} {state} window", "").split())
+            counts[state] = (int(fields.get("wakeups", -1)), int(fields.get("ticks", -1)))
+        (paused_wakeups, paused_ticks), (off_wakeups, off_ticks) = counts["paused"], counts["off"]
+        board.check(paused_wakeups >= 0 and off_wakeups >= 0, f"{path}: no measurement: {counts}")
+        # Same state of the threads but for the presenter's maintain (once a second, paused only); noise allowance 10 %.
+        board.check(off_wakeups <= paused_wakeups * 1.1 + 2 and off_ticks <= paused_ticks + 2,
+                    f"{path}: screen off is busier than paused: {off_wakeups} wake-ups / {off_ticks} ticks "
+                    f"against {paused_wakeups} / {paused_ticks} in 5 s")
+        results.append(f"{path}: active 1 -> 0 -> 1, CRC {on_crc[0]} back; 5 s wake-ups paused {paused_wakeups} "
+                       f"({paused_ticks} ticks), off {off_wakeups} ({off_ticks} ticks)")
+    return "; ".join(results)
+
+
 SCENARIOS = {
     "kms-bochs": scenario_kms_bochs,
     "kms-virtio": scenario_kms_virtio,
@@ -479,4 +565,5 @@ SCENARIOS = {
     "kms-hotplug": scenario_kms_hotplug,
     "kms-splash": scenario_kms_splash,
     "kms-display-wait": scenario_kms_display_wait,
+    "kms-screen-power": scenario_kms_screen_power,
 }
