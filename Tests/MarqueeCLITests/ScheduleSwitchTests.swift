@@ -26,7 +26,7 @@ import Testing
 
     /// Plays A with a schedule that shows B from 08:00; returns the frames
     /// presented and the boundary on the monotonic clock.
-    static func play(switching: String) throws -> (frames: [PresentedFrame], boundary: Double, stderr: String) {
+    static func play(switching: String) throws -> (frames: [PresentedFrame], boundary: Double, stderr: String, plays: [[String: Any]]) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-schedule-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Fixtures.path(Fixtures.indexed(seconds: 6)), toPath: "\(work)/a.mp4")
@@ -49,6 +49,7 @@ import Testing
 
         [log]
         status_interval = 60
+        plays = "plays.jsonl"
         """.write(toFile: "\(work)/marquee.toml", atomically: true, encoding: .utf8)
         let now = clocks()
         let shift = boundary - (now.real + 4)
@@ -57,11 +58,26 @@ import Testing
                                            environment: ["TZ": "UTC", "MARQUEE_TEST_WALL_CLOCK_SHIFT": String(shift)])
         Thread.sleep(forTimeInterval: 9)
         let (_, _, stderr) = player.stop()
-        return (try PresentedFrame.read("\(work)/presented.jsonl"), now.monotonic + 4, stderr)
+        let plays = try String(contentsOfFile: "\(work)/plays.jsonl", encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "a torn line: \($0)") }
+        return (try PresentedFrame.read("\(work)/presented.jsonl"), now.monotonic + 4, stderr, plays)
+    }
+
+    /// The play log's `item` (file name), `playlist` and `ended` of each line.
+    static func summary(_ plays: [[String: Any]]) -> [String] {
+        plays.map { line in
+            let item = (line["item"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
+            return "\(item) \(line["playlist"] as? String ?? "null") \(line["ended"] as? String ?? "?")"
+        }
     }
 
     @Test func immediateCutsToTheScheduledPlaylistAtTheBoundary() throws {
-        let (frames, boundary, stderr) = try Self.play(switching: "immediate")
+        let (frames, boundary, stderr, plays) = try Self.play(switching: "immediate")
+        // A's pass cut by the boundary, then B's 2 s passes, the last one cut by the stop.
+        let lines = Self.summary(plays)
+        #expect(lines.first == "a.mp4 null schedule", "\(lines)")
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0 == "b.mp4 b end" } && lines.count >= 3, "\(lines)")
+        #expect(lines.last == "b.mp4 b shutdown", "\(lines)")
         let firstB = try #require(frames.first { $0.item == 1 }, "B never showed: \(stderr)")
         #expect(firstB.display >= boundary - 0.001, "B came \(boundary - firstB.display) s before the boundary")
         #expect(firstB.display - boundary <= Self.immediateBound, "B's first frame came \(firstB.display - boundary) s after the boundary")
@@ -73,7 +89,10 @@ import Testing
     }
 
     @Test func itemEndLetsTheItemOnScreenFinish() throws {
-        let (frames, boundary, stderr) = try Self.play(switching: "item-end")
+        let (frames, boundary, stderr, plays) = try Self.play(switching: "item-end")
+        let lines = Self.summary(plays)
+        #expect(lines.first == "a.mp4 null end", "\(lines)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("b.mp4 b ") } && lines.count >= 2, "\(lines)")
         let firstB = try #require(frames.first { $0.item == 1 }, "B never showed: \(stderr)")
         let lastA = try #require(frames.last { $0.item == 0 })
         #expect(lastA.pts > 5.9, "A did not play to its end (last frame at \(lastA.pts) s)")

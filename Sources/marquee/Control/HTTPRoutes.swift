@@ -12,6 +12,7 @@ struct HTTPRoutes: HTTPHandler {
     static let routes: [String: [String]] = [
         "/": ["GET"], "/status": ["GET"], "/command": ["POST"], "/events": ["GET"],
         "/screenshot.png": ["GET"], "/playlist": ["GET", "PUT"], "/plays": ["GET"],
+        "/schedule": ["GET", "PUT"],
     ]
     /// The widest screenshot asked for (an 8K screen).
     static let widestScreenshot = 7680
@@ -31,6 +32,8 @@ struct HTTPRoutes: HTTPHandler {
         case (_, "/screenshot.png"): return screenshot(request.query)
         case ("GET", "/playlist"): return .json(200, controls.target.value(of: .playlist).jsonText)
         case (_, "/plays"): return plays(request.query)
+        case ("GET", "/schedule"): return scheduleAhead()
+        case (_, "/schedule"): return schedule(request.body)
         default: return playlist(request.body)
         }
     }
@@ -120,6 +123,25 @@ struct HTTPRoutes: HTTPHandler {
         }
         switch controls.sendPlaylist(entries) {
         case .success(let summary): return .json(200, JSONValue.object(["result": .string(summary)]).jsonText)
+        case .failure(.entry(let error)): return .text(400, error.message)
+        case .failure(.noStore(let error)): return .text(409, error.message)
+        case .failure(.store(let error)): return .text(500, error.message)
+        }
+    }
+
+    /// The next 24 hours of the schedule followed, as `marquee schedule --json` gives them.
+    private func scheduleAhead() -> HTTPResponse {
+        guard let segments = controls.scheduleAhead() else { return .text(404, "no schedule is followed (no [[schedule]] entries)") }
+        return .json(200, ScheduleCommand.json(segments))
+    }
+
+    /// The body is a schedule as TOML (`[[schedule]]`, `[playlists.NAME]`,
+    /// `[schedule_options]`): every problem at its line:column in a 400.
+    private func schedule(_ body: [UInt8]) -> HTTPResponse {
+        guard let text = String(validating: body, as: UTF8.self) else { return .text(400, "the schedule is not UTF-8") }
+        switch controls.sendSchedule(text) {
+        case .success(let summary): return .json(200, JSONValue.object(["result": .string(summary)]).jsonText)
+        case .failure(.invalid(let problems)): return .text(400, problems.joined(separator: "\n"))
         case .failure(.entry(let error)): return .text(400, error.message)
         case .failure(.noStore(let error)): return .text(409, error.message)
         case .failure(.store(let error)): return .text(500, error.message)

@@ -45,3 +45,21 @@ struct MediaRoots: Sendable {
         return String(cString: real)
     }
 }
+
+extension MediaRoots {
+    /// A sent schedule with its named playlists' entries confined; the
+    /// first refused entry's reason (naming the playlist and the entry)
+    /// otherwise.
+    func confine(_ document: ScheduleDocument) -> Result<ScheduleDocument, ControlError> {
+        var confined = document
+        for (number, playlist) in document.playlists.enumerated() {
+            for (index, entry) in playlist.items.enumerated() {
+                switch confine(entry) {
+                case .success(let checked): confined.playlists[number].items[index] = checked
+                case .failure(let error): return .failure(ControlError("playlists.\(playlist.name).items[\(index)]: \(error.message)"))
+                }
+            }
+        }
+        return .success(confined)
+    }
+}

@@ -64,6 +64,7 @@ extension PlayControls {
         if previous != nil || content != playing { log.info("schedule: \(content) (\(cause.rawValue))") }
         defer { emit(ControlEvent(.schedule, fields: ["content": .string("\(content)"), "cause": .string(cause.rawValue)])) }
         if content == .screenOff {
+            recorder?.end(reason: .screenOff)
             target.setScreenPower(on: false)
             return
         }
@@ -72,7 +73,10 @@ extension PlayControls {
         state.withLock { $0.playlistShown = content }
         let shown = applied.showing(content)
         let items = PlaylistLoader(log: log).items(for: shown, configPath: configPath).map(PlayerItem.init)
+        // New items' lines carry the new playlist; the one cut short ends as "schedule".
+        recorder?.playlist = content.playlistName
         if applied.scheduleOptions.switchAt == .immediate || player.currentItem == nil {
+            recorder?.nextEndReason = .schedule
             player.replaceQueue(with: items)
         } else {
             state.withLock { $0.retiring = player.currentItem }
@@ -97,8 +101,9 @@ extension PlayControls {
 
     /// A schedule sent over a control channel (`PUT /schedule`): checked
     /// as a configuration file is, its playlists' entries confined to the
-    /// media roots, saved atomically beside the playlist store, then applied
-    /// as a reload. Nothing changes when anything is refused.
+    /// media roots (as again at each load), saved atomically beside the
+    /// playlist store, then applied as a reload. Nothing changes when
+    /// anything is refused.
     func sendSchedule(_ text: String) -> Result<String, ScheduleRefusal> {
         let document: ScheduleDocument
         do throws(ConfigurationError) {
@@ -110,13 +115,8 @@ extension PlayControls {
             }
         }
         let applied = state.withLock { $0.applied }
-        let roots = MediaRoots(applied.playback.mediaRoots, relativeTo: PlaylistLoader.base(configPath))
-        for playlist in document.playlists {
-            for (index, entry) in playlist.items.enumerated() {
-                if case .failure(let error) = roots.confine(entry) {
-                    return .failure(.entry(ControlError("playlists.\(playlist.name).items[\(index)]: \(error.message)")))
-                }
-            }
+        if case .failure(let error) = MediaRoots(applied.playback.mediaRoots, relativeTo: PlaylistLoader.base(configPath)).confine(document) {
+            return .failure(.entry(error))
         }
         guard let store = ScheduleStore(applied.controls.http, configPath: configPath) else {
             return .failure(.noStore(ControlError("no [controls.http] playlist_file (nor $STATE_DIRECTORY) to keep a schedule beside")))

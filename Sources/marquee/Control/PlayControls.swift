@@ -79,6 +79,7 @@ final class PlayControls: Sendable {
          service: ServiceNotifier?, display: String, recorder: PlayRecorder?, screen: ScreenLayout) {
         self.player = player
         self.recorder = recorder
+        recorder?.playlist = playlistShown.playlistName
         self.screen = screen
         self.service = service
         self.configPath = configPath

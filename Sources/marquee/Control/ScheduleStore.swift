@@ -26,11 +26,19 @@ struct ScheduleStore: Sendable {
         guard let data = FileManager.default.contents(atPath: store.path) else {
             return log.warning("\(store.path): cannot be read; following the configuration's schedule")
         }
+        let document: ScheduleDocument
         do throws(ConfigurationError) {
-            try ScheduleDocument(String(decoding: data, as: UTF8.self), file: store.path).apply(to: &configuration)
-            log.debug("schedule: from \(store.path), sent over HTTP, in place of the configuration's")
+            document = try ScheduleDocument(String(decoding: data, as: UTF8.self), file: store.path)
         } catch {
-            log.warning("\(error)\n; following the configuration's schedule")
+            return log.warning("\(error)\n(following the configuration's schedule)")
+        }
+        // Its entries name files in the media roots as they were when it was sent.
+        switch MediaRoots(configuration.playback.mediaRoots, relativeTo: PlaylistLoader.base(configPath)).confine(document) {
+        case .success(let confined):
+            confined.apply(to: &configuration)
+            log.debug("schedule: from \(store.path), sent over HTTP, in place of the configuration's")
+        case .failure(let error):
+            log.warning("\(store.path): \(error.message); following the configuration's schedule")
         }
     }
 
