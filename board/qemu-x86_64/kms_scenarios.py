@@ -552,6 +552,108 @@ done
     return "; ".join(results)
 
 
+def scenario_kms_schedule(board, out):
+    """Issue 36: a `screen = "off"` window of the schedule turns vkms's CRTC
+    off (`active=0`) with the process no busier than paused, and at its end
+    the playlist scheduled next is on screen: the composed screen's CRC is
+    the one of that clip played on its own, not the default playlist's. The
+    player's real time is the guest's shifted (MARQUEE_TEST_WALL_CLOCK_SHIFT)
+    so the window 08:00-08:01 UTC starts 12 s after the start."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    make_still(share, size="320x180", lossless=True)
+    make_still(share, name="later.mp4", size="320x240", lossless=True)
+    with open(os.path.join(share, "marquee.toml"), "w") as config:
+        config.write("""[playback]
+playlist = ["still.mp4"]
+loop = "playlist"
+
+[playlists.later]
+items = ["later.mp4"]
+
+[[schedule]]
+screen = "off"
+from = "08:00"
+until = "08:01"
+
+[[schedule]]
+playlist = "later"
+from = "08:01"
+until = "09:00"
+
+[controls.stdin]
+format = "text"
+""")
+    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
+    boundary = 1_772_438_400  # 2026-03-02T08:00:00Z
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\n' ' '; }}
+active() {{ grep -A3 '^crtc' /sys/kernel/debug/dri/0/state | grep -m1 -o 'active=[01]'; }}
+sample() {{ for f in /proc/$pid/task/*/status; do task=${{f%/status}}; awk -v i=$1 -v t=${{task##*/}} '/^voluntary_ctxt_switches/ {{ print i, t, $2 }}' $f 2>/dev/null; done; }}
+ticks() {{ awk '{{ print $14 + $15 }}' /proc/$pid/stat; }}
+measure() {{
+  before=$(ticks); : > /tmp/samples
+  for i in 0 1 2 3 4 5 6 7 8 9 10; do sample $i >> /tmp/samples; [ $i = 10 ] || usleep 500000; done
+  w=$(awk '!($2 in first) {{ first[$2] = ($1 == 0 ? $3 : 0) }} {{ last[$2] = $3 }} END {{ for (t in last) s += last[t] - first[t]; print s }}' /tmp/samples)
+  echo "$1 window: wakeups=$w ticks=$(( $(ticks) - before ))"
+}}
+mkfifo /tmp/ctl
+start=$(date +%s)
+export TZ=UTC MARQUEE_TEST_WALL_CLOCK_SHIFT=$(( {boundary} - start - 12 ))
+marquee play --config /mnt/host/marquee.toml --audio-out null < /tmp/ctl > /tmp/replies 2>>/mnt/host/errors.txt & pid=$!
+exec 3>/tmp/ctl
+sleep 4
+echo "default: $(active) crc $(crcs)"
+echo pause >&3; sleep 1
+measure paused
+echo play >&3
+while [ $(( $(date +%s) - start )) -lt 14 ]; do usleep 200000; done
+echo "window: $(active)"
+echo status >&3
+measure off
+while [ $(( $(date +%s) - start )) -lt 75 ]; do sleep 1; done
+echo "after: $(active) crc $(crcs)"
+echo status >&3; sleep 1
+echo quit >&3; exec 3>&-
+wait $pid; echo "exit $?"
+sed "s/^/reply: /" /tmp/replies
+unset MARQUEE_TEST_WALL_CLOCK_SHIFT
+marquee play /mnt/host/later.mp4 --loop item --audio-out null --control off 2>>/mnt/host/errors.txt & pid=$!
+sleep 4
+echo "alone: $(active) crc $(crcs)"
+kill $pid; wait $pid
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=400)
+    board.expect_ok(rc, stdout, stderr)
+    errors = [l for l in marquee_errors(share).splitlines() if "schedule:" not in l]
+    board.check(not errors, "marquee reported:\n" + marquee_errors(share))
+    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if ": " in l)
+    board.check("exit 0" in stdout, f"marquee did not exit 0:\n{stdout}")
+    default, window, after, alone = (lines.get(k, "") for k in ("default", "window", "after", "alone"))
+    board.check(default.startswith("active=1"), f"the CRTC was not on at the start: {default!r}")
+    board.check(window == "active=0", f"the screen-off window left the CRTC {window!r}")
+    board.check(after.startswith("active=1"), f"after the window the CRTC is {after!r}")
+    default_crc, after_crc, alone_crc = (v.split("crc", 1)[-1].split() for v in (default, after, alone))
+    board.check(len(alone_crc) == 1 and after_crc == alone_crc,
+                f"after the window the screen (CRC {after_crc}) is not the scheduled clip's (CRC {alone_crc})")
+    board.check(after_crc != default_crc, f"after the window the default playlist is still on screen (CRC {after_crc})")
+    statuses = [l for l in stdout.splitlines() if l.startswith("reply: ok state=")]
+    board.check(len(statuses) == 2 and "screen=off" in statuses[0] and "screen=on" in statuses[1]
+                and "next_change=2026-03-02T08:01:00+00:00" in statuses[0],
+                f"status in the window should say screen=off and the next change at 08:01, then screen=on: {statuses}")
+    counts = {}
+    for state in ("paused", "off"):
+        fields = dict(f.split("=") for f in lines.get(f"{state} window", "").split())
+        counts[state] = (int(fields.get("wakeups", -1)), int(fields.get("ticks", -1)))
+    (paused_wakeups, paused_ticks), (off_wakeups, off_ticks) = counts["paused"], counts["off"]
+    board.check(paused_wakeups >= 0 and off_wakeups >= 0, f"no measurement: {counts}")
+    board.check(off_wakeups <= paused_wakeups * 1.1 + 2 and off_ticks <= paused_ticks + 2,
+                f"the screen-off window is busier than paused: {off_wakeups} wake-ups / {off_ticks} ticks "
+                f"against {paused_wakeups} / {paused_ticks} in 5 s")
+    return (f"window: active 1 -> 0 -> 1, CRC after {after_crc[0]} = the scheduled clip's alone; 5 s wake-ups paused "
+            f"{paused_wakeups} ({paused_ticks} ticks), off {off_wakeups} ({off_ticks} ticks)")
+
+
 SCENARIOS = {
     "kms-bochs": scenario_kms_bochs,
     "kms-virtio": scenario_kms_virtio,
@@ -566,4 +668,5 @@ SCENARIOS = {
     "kms-splash": scenario_kms_splash,
     "kms-display-wait": scenario_kms_display_wait,
     "kms-screen-power": scenario_kms_screen_power,
+    "kms-schedule": scenario_kms_schedule,
 }
