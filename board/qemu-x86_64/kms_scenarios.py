@@ -466,6 +466,29 @@ done
     return f"video on overlay plane {plane_id} (positioned); CRC {auto[0]} = full-screen primary's, console {' '.join(console)}"
 
 
+# The guest's shell for the screen-power scenarios: debugfs, the composed
+# screen's CRCs (`crcs`), the CRTC's `active=`, and `measure STATE PREFIX`:
+# $pid's wake-ups and CPU ticks over 5 s, counted as bench/wakeups.py counts
+# them (per thread, sampled every 0.5 s; a thread there at the start counts
+# its difference, one started inside the window its whole count, one that
+# ended its count up to its last sample). Ends with the FIFO /tmp/ctl made.
+CRC_DIR = "/sys/kernel/debug/dri/0/crtc-0/crc"
+POWER_SHELL = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+crcs() {{ echo auto > {CRC_DIR}/control; timeout 3 cat {CRC_DIR}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
+active() {{ grep -A3 '^crtc' /sys/kernel/debug/dri/0/state | grep -m1 -o 'active=[01]'; }}
+sample() {{ for f in /proc/$pid/task/*/status; do task=${{f%/status}}; awk -v i=$1 -v t=${{task##*/}} '/^voluntary_ctxt_switches/ {{ print i, t, $2 }}' $f 2>/dev/null; done; }}
+ticks() {{ awk '{{ print $14 + $15 }}' /proc/$pid/stat; }}
+measure() {{
+  before=$(ticks); : > /tmp/samples
+  for i in 0 1 2 3 4 5 6 7 8 9 10; do sample $i >> /tmp/samples; [ $i = 10 ] || usleep 500000; done
+  w=$(awk '!($2 in first) {{ first[$2] = ($1 == 0 ? $3 : 0) }} {{ last[$2] = $3 }} END {{ for (t in last) s += last[t] - first[t]; print s }}' /tmp/samples)
+  echo "$2 $1 window: wakeups=$w ticks=$(( $(ticks) - before ))"
+}}
+mkfifo /tmp/ctl
+"""
+
+
 def scenario_kms_screen_power(board, out):
     """Issue 36: `screen off` on the control channel (stdin) turns vkms's CRTC
     off (debugfs state `active=0`; atomic: ACTIVE 0 with the mode kept,
@@ -476,22 +499,7 @@ def scenario_kms_screen_power(board, out):
     the one while playing), and play resumes."""
     share = tempfile.mkdtemp(prefix="kms-share-")
     make_still(share, size="320x180", lossless=True)
-    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
-    command = f"""
-mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
-crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
-active() {{ grep -A3 '^crtc' /sys/kernel/debug/dri/0/state | grep -m1 -o 'active=[01]'; }}
-# As bench/wakeups.py counts: per thread, sampled every 0.5 s; a thread there at the start counts its
-# difference, one started inside the window its whole count, one that ended its count up to its last sample.
-sample() {{ for f in /proc/$pid/task/*/status; do task=${{f%/status}}; awk -v i=$1 -v t=${{task##*/}} '/^voluntary_ctxt_switches/ {{ print i, t, $2 }}' $f 2>/dev/null; done; }}
-ticks() {{ awk '{{ print $14 + $15 }}' /proc/$pid/stat; }}
-measure() {{
-  before=$(ticks); : > /tmp/samples
-  for i in 0 1 2 3 4 5 6 7 8 9 10; do sample $i >> /tmp/samples; [ $i = 10 ] || usleep 500000; done
-  w=$(awk '!($2 in first) {{ first[$2] = ($1 == 0 ? $3 : 0) }} {{ last[$2] = $3 }} END {{ for (t in last) s += last[t] - first[t]; print s }}' /tmp/samples)
-  echo "$2 $1 window: wakeups=$w ticks=$(( $(ticks) - before ))"
-}}
-mkfifo /tmp/ctl
+    command = POWER_SHELL + f"""
 for path in atomic legacy; do
   flags=""; [ $path = legacy ] && flags=--legacy-kms
   marquee play /mnt/host/still.mp4 --loop item --audio-out null --control text $flags < /tmp/ctl > /tmp/replies-$path 2>>/mnt/host/errors.txt & pid=$!
@@ -583,21 +591,8 @@ until = "09:00"
 [controls.stdin]
 format = "text"
 """)
-    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
     boundary = 1_772_438_400  # 2026-03-02T08:00:00Z
-    command = f"""
-mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
-crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\n' ' '; }}
-active() {{ grep -A3 '^crtc' /sys/kernel/debug/dri/0/state | grep -m1 -o 'active=[01]'; }}
-sample() {{ for f in /proc/$pid/task/*/status; do task=${{f%/status}}; awk -v i=$1 -v t=${{task##*/}} '/^voluntary_ctxt_switches/ {{ print i, t, $2 }}' $f 2>/dev/null; done; }}
-ticks() {{ awk '{{ print $14 + $15 }}' /proc/$pid/stat; }}
-measure() {{
-  before=$(ticks); : > /tmp/samples
-  for i in 0 1 2 3 4 5 6 7 8 9 10; do sample $i >> /tmp/samples; [ $i = 10 ] || usleep 500000; done
-  w=$(awk '!($2 in first) {{ first[$2] = ($1 == 0 ? $3 : 0) }} {{ last[$2] = $3 }} END {{ for (t in last) s += last[t] - first[t]; print s }}' /tmp/samples)
-  echo "$1 window: wakeups=$w ticks=$(( $(ticks) - before ))"
-}}
-mkfifo /tmp/ctl
+    command = POWER_SHELL + f"""
 start=$(date +%s)
 export TZ=UTC MARQUEE_TEST_WALL_CLOCK_SHIFT=$(( {boundary} - start - 12 ))
 marquee play --config /mnt/host/marquee.toml --audio-out null < /tmp/ctl > /tmp/replies 2>>/mnt/host/errors.txt & pid=$!
@@ -605,12 +600,12 @@ exec 3>/tmp/ctl
 sleep 4
 echo "default: $(active) crc $(crcs)"
 echo pause >&3; sleep 1
-measure paused
+measure paused schedule
 echo play >&3
 while [ $(( $(date +%s) - start )) -lt 14 ]; do usleep 200000; done
 echo "window: $(active)"
 echo status >&3
-measure off
+measure off schedule
 while [ $(( $(date +%s) - start )) -lt 75 ]; do sleep 1; done
 echo "after: $(active) crc $(crcs)"
 echo status >&3; sleep 1
@@ -643,7 +638,7 @@ kill $pid; wait $pid
                 f"status in the window should say screen=off and the next change at 08:01, then screen=on: {statuses}")
     counts = {}
     for state in ("paused", "off"):
-        fields = dict(f.split("=") for f in lines.get(f"{state} window", "").split())
+        fields = dict(f.split("=") for f in lines.get(f"schedule {state} window", "").split())
         counts[state] = (int(fields.get("wakeups", -1)), int(fields.get("ticks", -1)))
     (paused_wakeups, paused_ticks), (off_wakeups, off_ticks) = counts["paused"], counts["off"]
     board.check(paused_wakeups >= 0 and off_wakeups >= 0, f"no measurement: {counts}")
