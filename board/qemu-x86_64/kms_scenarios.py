@@ -566,7 +566,8 @@ def scenario_kms_schedule(board, out):
     the playlist scheduled next is on screen: the composed screen's CRC is
     the one of that clip played on its own, not the default playlist's. The
     player's real time is the guest's shifted (MARQUEE_TEST_WALL_CLOCK_SHIFT)
-    so the window 08:00-08:01 UTC starts 12 s after the start."""
+    so the window 08:00-08:01 UTC starts 20 s after the start (after
+    the pause measured first: a `play` in the window would turn the screen on)."""
     share = tempfile.mkdtemp(prefix="kms-share-")
     make_still(share, size="320x180", lossless=True)
     make_still(share, name="later.mp4", size="320x240", lossless=True)
@@ -594,7 +595,7 @@ format = "text"
     boundary = 1_772_438_400  # 2026-03-02T08:00:00Z
     command = POWER_SHELL + f"""
 start=$(date +%s)
-export TZ=UTC MARQUEE_TEST_WALL_CLOCK_SHIFT=$(( {boundary} - start - 12 ))
+export TZ=UTC MARQUEE_TEST_WALL_CLOCK_SHIFT=$(( {boundary} - start - 20 ))
 marquee play --config /mnt/host/marquee.toml --audio-out null < /tmp/ctl > /tmp/replies 2>>/mnt/host/errors.txt & pid=$!
 exec 3>/tmp/ctl
 sleep 4
@@ -602,11 +603,11 @@ echo "default: $(active) crc $(crcs)"
 echo pause >&3; sleep 1
 measure paused schedule
 echo play >&3
-while [ $(( $(date +%s) - start )) -lt 14 ]; do usleep 200000; done
+while [ $(( $(date +%s) - start )) -lt 22 ]; do usleep 200000; done
 echo "window: $(active)"
 echo status >&3
 measure off schedule
-while [ $(( $(date +%s) - start )) -lt 75 ]; do sleep 1; done
+while [ $(( $(date +%s) - start )) -lt 84 ]; do sleep 1; done
 echo "after: $(active) crc $(crcs)"
 echo status >&3; sleep 1
 echo quit >&3; exec 3>&-
