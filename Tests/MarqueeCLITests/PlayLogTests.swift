@@ -106,7 +106,10 @@ import Testing
         for round in 0..<25 {
             let player = try BackgroundMarquee(["play", clip, clip, "--loop", "playlist", "--untimed", "--video-out", "null",
                                                 "--audio-out", "null", "--play-log", log])
-            Thread.sleep(forTimeInterval: Double.random(in: 0.15...0.6, using: &random))
+            // Killed at a seeded moment once it writes: on a loaded machine a start alone can take 0.5 s.
+            let writing = Date().addingTimeInterval(10)
+            while (try? Self.records(log).count) ?? 0 <= total, Date() < writing { Thread.sleep(forTimeInterval: 0.01) }
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.4, using: &random))
             player.send(SIGKILL)
             let stopped = player.stop()
             #expect(!stopped.stderr.contains("not whole"), "round \(round) found a torn line: \(stopped.stderr)")

@@ -179,10 +179,10 @@ import Testing
         let schedule = Schedule(entries: [entry], zone: zone)
         let segments = schedule.segments(from: try #require(WallTime(rfc3339: "2026-03-29T00:00:00+01:00")),
                                          until: try #require(WallTime(rfc3339: "2026-03-29T12:00:00+02:00")))
-        #expect(segments.map { "\($0.from.rfc3339) \($0.content)" } == [
+        #expect(segments.map { "\($0.from.rfc3339Seconds) \($0.content)" } == [
             "2026-03-29T00:00:00+01:00 default", "2026-03-29T03:00:00+02:00 screen off", "2026-03-29T03:30:00+02:00 default",
         ])
-        #expect(segments.last?.until.rfc3339 == "2026-03-29T12:00:00+02:00")
+        #expect(segments.last?.until.rfc3339Seconds == "2026-03-29T12:00:00+02:00")
     }
 
     /// Nothing scheduled, or only dates long past: the default playlist, never changing.
@@ -195,6 +195,6 @@ import Testing
         // A date far ahead is still found.
         let ahead = ScheduleEntry(.playlist("x"), dates: [DateRange(try #require(CalendarDate("2027-12-24")))])
         let state = Schedule(entries: [ahead], zone: zone).state(at: now)
-        #expect(state.nextChange?.rfc3339 == "2027-12-24T00:00:00-05:00")
+        #expect(state.nextChange?.rfc3339Seconds == "2027-12-24T00:00:00-05:00")
     }
 }

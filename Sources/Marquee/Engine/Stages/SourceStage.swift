@@ -162,16 +162,19 @@ final class SourceStage: EngineStage {
     /// What follows a pass that ended, cleanly or in `failure` (an error
     /// concealment could not get past). Either way the pass counts toward
     /// the pass limit and its seam is reported as any other; a failed
-    /// pass's item is opened afresh for its next pass, its decoders being
-    /// in the error's state. An item that showed nothing twice in a row is
-    /// failed and skipped.
+    /// pass's item starts its next pass on flushed decoders (`restarted`),
+    /// theirs being in the error's state. An item that showed nothing twice
+    /// in a row is failed and skipped.
     private func following(_ reading: ItemSource, failure: (any Error)?, now: HostTime) -> ItemSource? {
         let end = reading.timelineEnd ?? engine.state.withLock { $0.timeline }
         if emptyPasses.record(reading.item, showedNothing: reading.passShowedNothing(failed: failure != nil)) {
             fail(reading.item, failure ?? PlaybackError.nothingShown(source: reading.item.asset.source))
             return next(after: reading, timelineStart: end, now: now)
         }
-        if failure != nil { return next(after: reading, timelineStart: end, now: now) }
+        if failure != nil {
+            let again = successor(of: reading.item, pass: reading.pass) === reading.item ? restarted(reading, timelineStart: end) : nil
+            return again ?? next(after: reading, timelineStart: end, now: now)
+        }
         do {
             return try nextAfterPass(of: reading, now: now)
         } catch {
@@ -191,7 +194,7 @@ final class SourceStage: EngineStage {
     /// move to the next item, placed right after this one on the timeline.
     /// A pass whose packets the decoders rejected leaves them in the damage's
     /// state (VP9's missing references showed nothing on the next pass): its
-    /// item's next pass is opened afresh instead.
+    /// item's next pass starts on flushed decoders instead (`restarted`).
     private func nextAfterPass(of source: ItemSource, now: HostTime) throws -> ItemSource? {
         let following = successor(of: source.item, pass: source.pass)
         let repeats = following === source.item
@@ -206,6 +209,7 @@ final class SourceStage: EngineStage {
         // Video switched to software at the very end: the input was rewound, read it again.
         guard try source.drain(serial: serial, emit: { pending.append(.decoded($0)) }) else { return source }
         var end = source.timelineEnd ?? engine.state.withLock { $0.timeline }
+        if repeats, let again = restarted(source, timelineStart: end) { return again }
         let between = engine.configuration.betweenItems
         if between != .cut, following != nil, !repeats {
             source.emitPause(between, audioFormat: engine.configuration.audioOutput?.format,
@@ -215,8 +219,23 @@ final class SourceStage: EngineStage {
         return next(after: source, timelineStart: end, now: now)
     }
 
+    /// The same item's next pass, read again from its start on flushed
+    /// decoders (a switch to software stays made), placed at
+    /// `timelineStart`; nil when it cannot even seek back there (a damaged
+    /// index): it is then opened afresh (`next`).
+    private func restarted(_ source: ItemSource, timelineStart: Double) -> ItemSource? {
+        do {
+            _ = try source.start(at: .zero, timelineStart: timelineStart, segmentID: segmentID, pass: source.pass + 1, exact: false)
+        } catch {
+            return nil
+        }
+        step(from: source.item, to: source.item)
+        planFades(source, fadesIn: false)
+        return source
+    }
+
     /// The item after `source`'s pass, opened and started at `timelineStart`.
-    /// The same item again (its pass failed) is opened afresh, as its next pass.
+    /// The same item again (it could not be restarted) is opened afresh, as its next pass.
     private func next(after source: ItemSource, timelineStart: Double, now: HostTime) -> ItemSource? {
         guard let following = successor(of: source.item, pass: source.pass) else { return nil }
         guard let opened = openPlayable(startingWith: following, reusing: nil) else {
