@@ -192,6 +192,6 @@ build_debian() {
     log "package: $(basename "$deb")"
     debian_initrd "$abi"
     debian_image "$abi" "$deb"
-    ln -sfn kernel/vmlinux "$OUT/vmlinux"
+    ln -sfn "$KEEP/kernel/vmlinux" "$OUT/vmlinux"
     log "done: $OUT/vmlinux, $OUT/debian-initrd.cpio, $OUT/debian.ext4 ($(du -h --apparent-size "$OUT/debian.ext4" | cut -f1), $(du -h "$OUT/debian.ext4" | cut -f1) used)"
 }
