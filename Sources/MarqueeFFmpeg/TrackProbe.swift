@@ -62,7 +62,8 @@ enum TrackProbe {
             colour: PictureTags.colour(range: parameters.color_range, space: parameters.color_space,
                                        transfer: parameters.color_trc, primaries: parameters.color_primaries,
                                        format: AVPixelFormat(parameters.format)),
-            fieldOrder: PictureTags.fieldOrder(parameters.field_order))
+            fieldOrder: PictureTags.fieldOrder(parameters.field_order),
+            isAttachedPicture: stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0)
     }
 
     private static func audioFormat(_ parameters: AVCodecParameters) -> AudioTrackFormat {

@@ -31,7 +31,7 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(value: "limits", reason: problem)
         }
         let dispatcher = RequestDispatcher(handler: handler, token: configuration.token, openPaths: configuration.openPaths,
-                                           limits: configuration.limits, log: log)
+                                           tls: configuration.tls != nil, limits: configuration.limits, log: log)
         do {
             daemon = try Daemon(configuration: configuration, address: address, dispatcher: dispatcher, log: MHDLog(forward: log))
         } catch {

@@ -1,5 +1,6 @@
 extension MarqueeConfiguration.Controls {
-    mutating func read(_ reader: TableReader, validateAction: MarqueeConfiguration.ActionValidator?) {
+    /// - Parameter mediaRoots: `[playback] media_roots`, which an upload folder must lie in.
+    mutating func read(_ reader: TableReader, mediaRoots: [String], validateAction: MarqueeConfiguration.ActionValidator?) {
         if let section = reader.table("stdin") {
             section.read(&stdin.enabled, "enabled")
             section.read(&stdin.format, "format")
@@ -9,7 +10,7 @@ extension MarqueeConfiguration.Controls {
             section.read(&socket.path, "path")
             section.finish()
         }
-        if let section = reader.table("http") { http.read(section) }
+        if let section = reader.table("http") { http.read(section, mediaRoots: mediaRoots) }
         var seen: [String: SourceLocation] = [:]
         gpio = reader.tables("gpio").compactMap { entry in
             let button = MarqueeConfiguration.GPIOButton.read(entry, validateAction: validateAction)
@@ -72,13 +73,20 @@ extension MarqueeConfiguration.GPIOButton {
 }
 
 extension MarqueeConfiguration.HTTPControl {
-    mutating func read(_ reader: TableReader) {
+    mutating func read(_ reader: TableReader, mediaRoots: [String]) {
         reader.read(&listen, "listen")
         reader.read(&tokenFile, "token_file")
         reader.read(&certFile, "cert_file")
         reader.read(&keyFile, "key_file")
         reader.read(&playlistFile, "playlist_file")
+        reader.read(&uploadDir, "upload_dir")
+        reader.read(&maxUploadMB, "max_upload_mb", in: 1...1_048_576, unit: " MiB")
         reader.finish()
+        if !uploadDir.isEmpty, let value = reader.table["upload_dir"], !Self.lies(uploadDir, inOneOf: mediaRoots) {
+            let roots = mediaRoots.isEmpty ? "none are set" : mediaRoots.map { "'\($0)'" }.joined(separator: ", ")
+            reader.error("upload_dir", "'\(uploadDir)' must lie inside one of [playback] media_roots (\(roots)), where playlists may name files",
+                         at: value.location)
+        }
         guard !listen.isEmpty, let value = reader.table["listen"] else { return }
         guard Self.host(of: listen) != nil else {
             reader.error("listen", "'\(listen)' is not a numeric ADDRESS:PORT (\"127.0.0.1:8080\", \"[::1]:8080\", \"0.0.0.0:8443\")",
@@ -94,5 +102,23 @@ extension MarqueeConfiguration.HTTPControl {
                 .compactMap { $0 }.joined(separator: " and ")
             reader.error("listen", "listening on '\(listen)', beyond loopback, needs \(missing); refusing to start without", at: value.location)
         }
+    }
+}
+
+extension MarqueeConfiguration.HTTPControl {
+    /// Whether `folder` is one of `roots` or below one, read as written (both
+    /// relative to the same file): the player checks again with links resolved.
+    static func lies(_ folder: String, inOneOf roots: [String]) -> Bool {
+        let path = lexical(folder)
+        return roots.map(lexical).contains { root in path == root || path.hasPrefix(root == "/" ? "/" : root + "/") }
+    }
+
+    /// `path` with `.`, empty and `..` components taken out.
+    private static func lexical(_ path: String) -> String {
+        var components: [Substring] = []
+        for component in path.split(separator: "/") where component != "." {
+            if component == ".." { _ = components.popLast() } else { components.append(component) }
+        }
+        return (path.hasPrefix("/") ? "/" : "") + components.joined(separator: "/")
     }
 }

@@ -95,7 +95,7 @@ extension MarqueeConfiguration {
         if let section = root.table("playlists") { readPlaylists(section) }
         readSchedule(root.tables("schedule"))
         if let section = root.table("schedule_options") { scheduleOptions.read(section, playlists: playlists.map(\.name)) }
-        if let section = root.table("controls") { controls.read(section, validateAction: validateAction) }
+        if let section = root.table("controls") { controls.read(section, mediaRoots: playback.mediaRoots, validateAction: validateAction) }
         if let section = root.table("log") { log.read(section) }
         root.finish()
     }

@@ -67,7 +67,8 @@ extension MarqueeConfiguration {
         section("[controls.http]", [
             ("listen", quote(controls.http.listen)), ("token_file", quote(controls.http.tokenFile)),
             ("cert_file", quote(controls.http.certFile)), ("key_file", quote(controls.http.keyFile)),
-            ("playlist_file", quote(controls.http.playlistFile)),
+            ("playlist_file", quote(controls.http.playlistFile)), ("upload_dir", quote(controls.http.uploadDir)),
+            ("max_upload_mb", String(controls.http.maxUploadMB)),
         ])
         for button in controls.gpio {
             var pairs = [

@@ -150,6 +150,11 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// place of `[playback] playlist` at the next start. "" : under
         /// $STATE_DIRECTORY (systemd's StateDirectory), else none.
         public var playlistFile = ""
+        /// The folder `PUT /media/NAME` writes to and `GET /media` lists; it
+        /// must lie inside one of `[playback] media_roots`. "": the first root.
+        public var uploadDir = ""
+        /// The largest upload, in MiB (2^20 bytes).
+        public var maxUploadMB = 2048
 
         /// Whether `listen` names a loopback address (127.0.0.0/8, ::1).
         public var listensOnLoopback: Bool {

@@ -37,10 +37,14 @@ public struct VideoTrackFormat: Sendable, Hashable, Codable {
     public var colour: ColourDescription
     /// How the stream's pictures are scanned, where the stream says.
     public var fieldOrder: FieldOrder?
+    /// One picture that goes with the sound (an MP3's or M4A's cover art),
+    /// not moving pictures of their own.
+    public var isAttachedPicture: Bool
 
     public init(width: Int, height: Int, pixelFormat: String?, sampleAspectRatio: Rational?,
                 orientation: Orientation = .upright, frameRate: Double?, colour: ColourDescription = .unspecified,
-                fieldOrder: FieldOrder? = nil) {
+                fieldOrder: FieldOrder? = nil, isAttachedPicture: Bool = false) {
+        self.isAttachedPicture = isAttachedPicture
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat

@@ -52,6 +52,12 @@ final class RequestDeadlines: Sendable {
         setDeadline(of: connection, adding: Entry(descriptor: descriptor, peer: peer))
     }
 
+    /// More of a streamed body has arrived: the rest is due within the
+    /// allowance from now, so an upload may take as long as it keeps coming.
+    func bodyProgressed(_ connection: Int) {
+        setDeadline(of: connection, adding: nil)
+    }
+
     /// The connection's request has arrived whole; answering it has no deadline here.
     func requestArrived(_ connection: Int) {
         state.withLock { $0.entries[connection]?.deadline = nil }

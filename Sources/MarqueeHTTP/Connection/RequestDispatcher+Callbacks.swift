@@ -53,21 +53,38 @@ extension RequestDispatcher {
                                       headers: Self.headers(of: connection), peer: Self.peer(of: connection))
             let pending = PendingRequest(request, maximumBodyBytes: limits.maximumBodyBytes)
             context.pointee = Unmanaged.passRetained(pending).toOpaque()
-            guard let refusal = refusal(before: request, version: version) else { return true }
-            return send(refusal, on: connection, for: request)
+            switch handling(of: request, version: version) {
+            case .memory: return true
+            case .stream(let sink):
+                pending.sink = sink
+                return true
+            case .refuse(let refusal): return send(refusal, on: connection, for: request)
+            }
         }
         let pending = Unmanaged<PendingRequest>.fromOpaque(stored).takeUnretainedValue()
         if size.pointee > 0 {
-            guard let upload, pending.append(UnsafeRawBufferPointer(start: upload, count: size.pointee)) else {
-                let request = pending.request
-                log("http \(request.peer): \(request.method) \(request.path): chunked body past \(limits.maximumBodyBytes) bytes; connection closed")
-                return false
+            guard let upload else { return false }
+            let piece = UnsafeRawBufferPointer(start: upload, count: size.pointee)
+            if let sink = pending.sink {
+                guard sink.write(piece) else {
+                    log("http \(pending.request.peer): \(pending.request.method) \(pending.request.path): the body is past what is accepted; connection closed")
+                    return false
+                }
+                if pending.progressed(by: piece.count) { deadlines.bodyProgressed(Int(bitPattern: connection)) }
+            } else {
+                guard pending.append(piece) else {
+                    let request = pending.request
+                    log("http \(request.peer): \(request.method) \(request.path): chunked body past \(limits.maximumBodyBytes) bytes; connection closed")
+                    return false
+                }
             }
             size.pointee = 0
             return true
         }
         deadlines.requestArrived(Int(bitPattern: connection))
-        return send(answer(pending.request), on: connection, for: pending.request)
+        let response = pending.sink.map { $0.finish() } ?? answer(pending.request)
+        pending.sink = nil
+        return send(response, on: connection, for: pending.request)
     }
 
     /// Header fields by lowercased name, repeated ones joined by ", ".

@@ -17,10 +17,13 @@ final class RequestDispatcher: Sendable {
     private let handler: any HTTPHandler
     private let token: BearerToken?
     private let openPaths: Set<String>
+    private let tls: Bool
     let log: @Sendable (String) -> Void
 
-    init(handler: any HTTPHandler, token: String?, openPaths: Set<String>, limits: HTTPLimits, log: @escaping @Sendable (String) -> Void) {
+    init(handler: any HTTPHandler, token: String?, openPaths: Set<String>, tls: Bool, limits: HTTPLimits,
+         log: @escaping @Sendable (String) -> Void) {
         self.handler = handler
+        self.tls = tls
         self.token = BearerToken(token)
         self.openPaths = openPaths
         self.limits = limits
@@ -32,8 +35,19 @@ final class RequestDispatcher: Sendable {
     }
 
     /// The first access-handler call, once the request line and headers are
-    /// in: an answer to send before any body is read, or nil to read it.
-    func refusal(before request: HTTPRequest, version: String) -> HTTPResponse? {
+    /// in: how the body is taken, or an answer to send before any is read.
+    func handling(of request: HTTPRequest, version: String) -> HTTPBodyHandling {
+        if let refusal = refusal(before: request, version: version) { return .refuse(refusal) }
+        let handling = handler.body(for: request)
+        guard case .memory = handling else { return handling }
+        // MHD has already answered a Content-Length that is not a number with a 400.
+        if let declared = request.headers["content-length"].flatMap({ UInt64($0) }), declared > UInt64(limits.maximumBodyBytes) {
+            return .refuse(.text(413, "413 the body is \(declared) bytes; at most \(limits.maximumBodyBytes) are accepted"))
+        }
+        return .memory
+    }
+
+    private func refusal(before request: HTTPRequest, version: String) -> HTTPResponse? {
         // RFC 9112 3.2: a server must answer an HTTP/1.1 request without Host with a 400 (MHD lets it through).
         if version == "HTTP/1.1", request.headers["host"] == nil {
             return .text(400, "400 an HTTP/1.1 request needs a Host field")
@@ -42,11 +56,7 @@ final class RequestDispatcher: Sendable {
             let verdict = token.check(authorization: request.headers["authorization"])
             if verdict != .accepted { return BearerToken.refusal(verdict) }
         }
-        // MHD has already answered a Content-Length that is not a number with a 400.
-        if let declared = request.headers["content-length"].flatMap({ UInt64($0) }), declared > UInt64(limits.maximumBodyBytes) {
-            return .text(413, "413 the body is \(declared) bytes; at most \(limits.maximumBodyBytes) are accepted")
-        }
-        return nil
+        return CrossOrigin.refusal(of: request, tls: tls)
     }
 
     /// The last access-handler call: the request has arrived whole.

@@ -50,9 +50,16 @@ enum AtomicFile {
             unlink(temporary)
             throw error
         }
+        try syncFolder(folder, what: what)
+    }
+
+    /// fsyncs `folder`, so that the names created, renamed or removed in it
+    /// are on disk.
+    /// - Throws: `ControlError` naming the call and the folder.
+    static func syncFolder(_ folder: String, what: String) throws(ControlError) {
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { throw failure("open", folder) }
+        guard directory >= 0 else { throw ControlError("\(what): open \(folder): \(String(cString: strerror(errno)))") }
         defer { close(directory) }
-        guard fsync(directory) == 0 else { throw failure("fsync", folder) }
+        guard fsync(directory) == 0 else { throw ControlError("\(what): fsync \(folder): \(String(cString: strerror(errno)))") }
     }
 }

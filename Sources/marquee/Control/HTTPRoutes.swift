@@ -8,6 +8,8 @@ import MarqueeHTTP
 /// a 4xx with a one-line reason for anything else. See docs/control.md.
 struct HTTPRoutes: HTTPHandler {
     let controls: PlayControls
+    /// The upload folder, or why there is none (HTTPRoutes+Media.swift).
+    let media: Result<MediaFolder, ControlError>
 
     static let routes: [String: [String]] = [
         "/": ["GET"], "/status": ["GET"], "/command": ["POST"], "/events": ["GET"],
@@ -18,12 +20,12 @@ struct HTTPRoutes: HTTPHandler {
     static let widestScreenshot = 7680
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let methods = Self.routes[request.path] else { return .text(404, "no such route: \(request.path.prefix(200)); see GET /") }
-        guard methods.contains(request.method) else {
-            var response = HTTPResponse.text(405, "\(request.path) takes \(methods.joined(separator: " or ")), not \(request.method.prefix(20))")
-            response.headers.append(("Allow", methods.joined(separator: ", ")))
-            return response
+        if let route = MediaRoute(request.path) {
+            guard route.methods.contains(request.method) else { return Self.wrongMethod(request, route.methods) }
+            return respond(to: request, at: route)
         }
+        guard let methods = Self.routes[request.path] else { return .text(404, "no such route: \(request.path.prefix(200)); see GET /") }
+        guard methods.contains(request.method) else { return Self.wrongMethod(request, methods) }
         switch (request.method, request.path) {
         case (_, "/"): return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: .bytes(Array(StatusPage.html.utf8)))
         case (_, "/status"): return .json(200, controls.statusReport().jsonText)
@@ -36,6 +38,12 @@ struct HTTPRoutes: HTTPHandler {
         case (_, "/schedule"): return schedule(request.body)
         default: return playlist(request.body)
         }
+    }
+
+    private static func wrongMethod(_ request: HTTPRequest, _ methods: [String]) -> HTTPResponse {
+        var response = HTTPResponse.text(405, "\(request.path.prefix(200)) takes \(methods.joined(separator: " or ")), not \(request.method.prefix(20))")
+        response.headers.append(("Allow", methods.joined(separator: ", ")))
+        return response
     }
 
     /// The body is one command: JSON as on the socket (`{"command": "seek",

@@ -23,7 +23,13 @@ extension PlayControls {
                 log.error("[controls.http] \(refusal); the other controls keep working")
                 return
             }
-            let server = try HTTPServer(configuration: configuration, handler: HTTPRoutes(controls: self))
+            let applied = state.withLock { $0.applied }
+            let base = PlaylistLoader.base(configPath)
+            let media = MediaFolder.open(settings, mediaRoots: MediaRoots(applied.playback.mediaRoots, relativeTo: base), base: base, log: log)
+            if case .failure(let error) = media, !applied.playback.mediaRoots.isEmpty || !settings.uploadDir.isEmpty {
+                log.error("[controls.http] \(error.message); the media routes answer 409")
+            }
+            let server = try HTTPServer(configuration: configuration, handler: HTTPRoutes(controls: self, media: media))
             state.withLock { $0.http = server }
             log.debug("http: listening on \(settings.listen) (port \(server.port))\(configuration.tls == nil ? "" : ", TLS")")
         } catch {
