@@ -40,6 +40,41 @@ extension MarqueeConfiguration {
             ("rtsp_transport", quote(playback.rtspTransport.rawValue)), ("keep_open", String(playback.keepOpen)),
             ("media_roots", "[" + playback.mediaRoots.map(quote).joined(separator: ", ") + "]"),
         ])
+        lines.append("")
+        lines += scheduleSections()
+        section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
+        section("[controls.socket]", [("path", quote(controls.socket.path))])
+        section("[controls.http]", [
+            ("listen", quote(controls.http.listen)), ("token_file", quote(controls.http.tokenFile)),
+            ("cert_file", quote(controls.http.certFile)), ("key_file", quote(controls.http.keyFile)),
+            ("playlist_file", quote(controls.http.playlistFile)), ("upload_dir", quote(controls.http.uploadDir)),
+            ("max_upload_mb", String(controls.http.maxUploadMB)),
+        ])
+        for button in controls.gpio {
+            var pairs = [
+                ("chip", quote(button.chip)), ("line", String(button.line)), ("edge", quote(button.edge.rawValue)),
+                ("active_low", String(button.activeLow)), ("debounce_ms", String(button.debounceMs)),
+                ("action", quote(button.action)), ("long_press_ms", String(button.longPressMs)),
+            ]
+            if let longAction = button.longAction { pairs.append(("long_action", quote(longAction))) }
+            section("[[controls.gpio]]", pairs)
+        }
+        section("[log]", [("level", quote(log.level.rawValue)), ("status_interval", float(log.statusInterval)),
+                          ("plays", quote(log.plays))])
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The schedule's sections alone (`[playlists.NAME]`, `[[schedule]]`,
+    /// `[schedule_options]`): a body `PUT /schedule` takes back.
+    public var scheduleTOMLText: String { scheduleSections().joined(separator: "\n") + "\n" }
+
+    private func scheduleSections() -> [String] {
+        var lines: [String] = []
+        func section(_ header: String, _ pairs: [(String, String)]) {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(header)
+            lines += pairs.map { "\($0.0) = \($0.1)" }
+        }
         for playlist in playlists {
             var pairs = [("items", "[" + playlist.items.map(entry).joined(separator: ", ") + "]")]
             if let loop = playlist.loop { pairs.append(("loop", quote(loop.rawValue))) }
@@ -62,26 +97,7 @@ extension MarqueeConfiguration {
             ("switch", quote(scheduleOptions.switchAt.rawValue)), ("before_clock_set", quote(scheduleOptions.beforeClockSet ?? "")),
             ("trust_clock", String(scheduleOptions.trustClock)),
         ])
-        section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
-        section("[controls.socket]", [("path", quote(controls.socket.path))])
-        section("[controls.http]", [
-            ("listen", quote(controls.http.listen)), ("token_file", quote(controls.http.tokenFile)),
-            ("cert_file", quote(controls.http.certFile)), ("key_file", quote(controls.http.keyFile)),
-            ("playlist_file", quote(controls.http.playlistFile)), ("upload_dir", quote(controls.http.uploadDir)),
-            ("max_upload_mb", String(controls.http.maxUploadMB)),
-        ])
-        for button in controls.gpio {
-            var pairs = [
-                ("chip", quote(button.chip)), ("line", String(button.line)), ("edge", quote(button.edge.rawValue)),
-                ("active_low", String(button.activeLow)), ("debounce_ms", String(button.debounceMs)),
-                ("action", quote(button.action)), ("long_press_ms", String(button.longPressMs)),
-            ]
-            if let longAction = button.longAction { pairs.append(("long_action", quote(longAction))) }
-            section("[[controls.gpio]]", pairs)
-        }
-        section("[log]", [("level", quote(log.level.rawValue)), ("status_interval", float(log.statusInterval)),
-                          ("plays", quote(log.plays))])
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     private func quote(_ text: String) -> String { JSONString.quoted(text) }

@@ -14,7 +14,7 @@ struct HTTPRoutes: HTTPHandler {
     static let routes: [String: [String]] = [
         "/": ["GET"], "/status": ["GET"], "/command": ["POST"], "/events": ["GET"],
         "/screenshot.png": ["GET"], "/playlist": ["GET", "PUT"], "/plays": ["GET"],
-        "/schedule": ["GET", "PUT"],
+        "/schedule": ["GET", "PUT"], "/schedule.toml": ["GET"],
     ]
     /// The widest screenshot asked for (an 8K screen).
     static let widestScreenshot = 7680
@@ -27,14 +27,19 @@ struct HTTPRoutes: HTTPHandler {
         guard let methods = Self.routes[request.path] else { return .text(404, "no such route: \(request.path.prefix(200)); see GET /") }
         guard methods.contains(request.method) else { return Self.wrongMethod(request, methods) }
         switch (request.method, request.path) {
-        case (_, "/"): return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: .bytes(Array(StatusPage.html.utf8)))
+        case (_, "/"): return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: .bytes(Array(ManagementPage.html.utf8)))
         case (_, "/status"): return .json(200, controls.statusReport().jsonText)
         case (_, "/command"): return command(request.body)
         case (_, "/events"): return events(request.query)
         case (_, "/screenshot.png"): return screenshot(request.query)
+        case ("GET", "/playlist") where request.query["entries"] != nil:
+            return .json(200, PlaylistStore.json(controls.state.withLock { $0.applied.playback.playlist }).jsonText)
         case ("GET", "/playlist"): return .json(200, controls.target.value(of: .playlist).jsonText)
         case (_, "/plays"): return plays(request.query)
         case ("GET", "/schedule"): return scheduleAhead()
+        case (_, "/schedule.toml"):
+            let text = controls.state.withLock { $0.applied.scheduleTOMLText }
+            return HTTPResponse(status: 200, contentType: "application/toml; charset=utf-8", body: .bytes(Array(text.utf8)))
         case (_, "/schedule"): return schedule(request.body)
         default: return playlist(request.body)
         }

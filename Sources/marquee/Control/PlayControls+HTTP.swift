@@ -30,6 +30,7 @@ extension PlayControls {
                 log.error("[controls.http] \(error.message); the media routes answer 409")
             }
             let server = try HTTPServer(configuration: configuration, handler: HTTPRoutes(controls: self, media: media))
+            state.withLock { $0.hasUploadFolder = (try? media.get()) != nil }
             state.withLock { $0.http = server }
             log.debug("http: listening on \(settings.listen) (port \(server.port))\(configuration.tls == nil ? "" : ", TLS")")
         } catch {
@@ -88,6 +89,7 @@ extension PlayControls {
         fields["framesDropped"] = .integer(Int64(stats.framesDropped))
         fields["avOffsetP50Ms"] = stats.avOffsetP50Ms.map(JSONValue.number) ?? .null
         fields["avOffsetP99Ms"] = stats.avOffsetP99Ms.map(JSONValue.number) ?? .null
+        fields["uploads"] = .bool(state.withLock { $0.hasUploadFolder })
         fields["uptime"] = .number((Date().timeIntervalSince(startedAt) * 10).rounded() / 10)
         fields["errors"] = .array(state.withLock { $0.recentErrors })
         return .object(fields)

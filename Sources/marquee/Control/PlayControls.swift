@@ -40,6 +40,8 @@ final class PlayControls: Sendable {
         /// The HTTP API, while it serves (`[controls.http]`), and its event streams.
         var http: HTTPServer?
         var feeds: [ObjectIdentifier: EventFeedQueue] = [:]
+        /// Whether the HTTP API has an upload folder (its media routes work).
+        var hasUploadFolder = false
         /// The latest error events, newest last, for the status page.
         var recentErrors: [JSONValue] = []
         /// The schedule followed, the clock it reads and its follower; nil without one.

@@ -102,8 +102,10 @@ final class QueuePlayerTarget: PlaybackTarget {
         case .playlist:
             let (items, position) = player.playlist
             return .array(items.enumerated().map { index, item in
-                .object(["index": .integer(Int64(index + 1)), "source": .string(item.asset.source),
-                         "current": .bool(index == position)])
+                var fields: [String: JSONValue] = ["index": .integer(Int64(index + 1)), "source": .string(item.asset.source),
+                                                   "current": .bool(index == position)]
+                if let seconds = item.imageDuration { fields["duration"] = .number(seconds) }
+                return .object(fields)
             })
         case .stats: return Self.json(player.stats.snapshot)
         case .display: return .string(display)

@@ -31,7 +31,8 @@ extension HTTPRoutes {
         do throws(HTTPFailure) {
             return .stream(try MediaUpload(folder: folder, name: name) { [controls] file, replaced in
                 controls.log.info("media: \(replaced ? "replaced" : "stored") \(folder.path(of: file.name)) (\(file.stamp.bytes) bytes, \(file.probe.kind?.rawValue ?? "?"))")
-                return MediaListing.json(file, inPlaylist: PlayControls.uses(folder.path(of: file.name), in: controls.playlistPaths()))
+                let path = folder.path(of: file.name)
+                return MediaListing.json(file, path: path, inPlaylist: PlayControls.uses(path, in: controls.playlistPaths()))
             })
         } catch {
             return .refuse(error.response)
@@ -54,7 +55,10 @@ extension HTTPRoutes {
     private func list(_ folder: MediaFolder) -> HTTPResponse {
         do throws(ControlError) {
             let used = controls.playlistPaths()
-            let files = try folder.files().map { MediaListing.json($0, inPlaylist: PlayControls.uses(folder.path(of: $0.name), in: used)) }
+            let files = try folder.files().map { file in
+                let path = folder.path(of: file.name)
+                return MediaListing.json(file, path: path, inPlaylist: PlayControls.uses(path, in: used))
+            }
             return .json(200, JSONValue.array(files).jsonText)
         } catch {
             return .text(500, error.message)
