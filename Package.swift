@@ -29,6 +29,7 @@ let package = Package(
         systemLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
         systemLibrary("CGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+        systemLibrary("CGnuTLS", pkgConfig: "gnutls", apt: ["libgnutls28-dev"]),
         .target(name: "CMarqueeShims", dependencies: ["CFFmpeg", "CDRM"],
                 linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
@@ -49,12 +50,12 @@ let package = Package(
         .target(name: "MarqueeALSA", dependencies: ["CALSA", "MarqueeCore"]),
         .target(name: "MarqueeConfig", dependencies: ["MarqueeCore"]),
         .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "CGPIOD", "CLinuxTime"]),
-        .target(name: "MarqueeHTTP", dependencies: ["MarqueeCore", "CMicroHTTPD"]),
+        .target(name: "MarqueeHTTP", dependencies: ["MarqueeCore", "CMicroHTTPD", "CGnuTLS"]),
         .executableTarget(name: "toml-decoder", dependencies: ["MarqueeConfig"]),
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
-        .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD", "CMicroHTTPD"]),
+        .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD", "CMicroHTTPD", "CGnuTLS"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "Marquee", "MarqueeKMS", "MarqueeFFmpeg", "MarqueeTestSupport"],
                     exclude: ["Browser"]),
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),

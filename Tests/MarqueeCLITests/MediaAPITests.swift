@@ -222,4 +222,48 @@ import Testing
         #expect(try second.request("/media").body == "[]")
         #expect(Self.names(in: media).isEmpty, "the part a crash left stays: \(Self.names(in: media))")
     }
+
+    /// `marquee ctl --http`: over HTTPS with the token and the server's own
+    /// certificate, upload (the name given, and the file's own), media (a
+    /// JSON line a file) and a command; a wrong token, an untrusted
+    /// certificate and a refused upload each fail with the reason.
+    @Test func ctlReachesTheUploadFolderOverHTTPS() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-\(UUID().uuidString)").path
+        let media = "\(folder)/media"
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        let made = try Command.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                                               "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", "\(folder)/k.pem", "-out", "\(folder)/c.pem"])
+        try #require(made.status == 0)
+        try "s3cret-token\n".write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
+        try "wrong\n".write(toFile: "\(folder)/wrong", atomically: true, encoding: .utf8)
+        let server = try HTTPPlayer(inputs: [try HTTPControlTests.clip(2)],
+                                    http: "token_file = \"\(folder)/token\"\ncert_file = \"\(folder)/c.pem\"\nkey_file = \"\(folder)/k.pem\"",
+                                    playback: "media_roots = [\"\(media)\"]\nloop = \"playlist\"", host: "0.0.0.0", tls: true, folder: folder)
+        defer { _ = server.stop() }
+        let url = "https://127.0.0.1:\(server.port)"
+        func ctl(_ words: [String], token: String = "token", trust: Bool = true) throws -> CommandResult {
+            try MarqueeExecutable.run(["ctl", "--http", url, "--token-file", "\(folder)/\(token)"] + (trust ? ["--cacert", "\(folder)/c.pem"] : [])
+                                      + words, timeout: 30)
+        }
+        let picture = "\(SharedMedia.directory)/exif/Portrait_6.jpg"
+        let named = try ctl(["upload", picture, "lobby portrait.jpg"])
+        #expect(named.status == 0 && named.stdout.contains("\"name\":\"lobby portrait.jpg\""), "\(named)")
+        let ownName = try ctl(["upload", "\(SharedMedia.directory)/androidx/sample_audio_only.mp4"])
+        #expect(ownName.status == 0 && ownName.stdout.contains("\"kind\":\"audio\""), "\(ownName)")
+        let listed = try ctl(["media"])
+        let lines = listed.stdout.split(separator: "\n")
+        #expect(listed.status == 0 && lines.count == 2, "\(listed)")
+        #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] }, "\(listed.stdout)")
+        let paused = try ctl(["pause"])
+        #expect(paused.status == 0 && paused.stdout == "ok\n", "\(paused)")
+        #expect(try ctl(["get", "state"]).stdout == "paused\n")
+
+        let wrong = try ctl(["media"], token: "wrong")
+        #expect(wrong.status == 1 && wrong.stderr.contains("ctl media: 401"), "\(wrong)")
+        let untrusted = try ctl(["media"], trust: false)
+        #expect(untrusted.status == 1 && untrusted.stderr.contains("gnutls_handshake"), "\(untrusted)")
+        let notMedia = try ctl(["upload", "\(folder)/token", "token.mp4"])
+        #expect(notMedia.status == 1 && notMedia.stderr.contains("422 token.mp4: not media"), "\(notMedia)")
+        #expect(Self.names(in: media) == ["lobby portrait.jpg", "sample_audio_only.mp4"])
+    }
 }

@@ -1,33 +1,53 @@
 import FoundationEssentials
 import MarqueeControl
+import MarqueeHTTP
 
 /// `marquee ctl [--socket PATH] [--follow] COMMAND [ARGUMENT...]`: sends one
 /// command to a running player's control socket and prints the reply;
 /// `--follow` then prints its events, one JSON line each, until interrupted
-/// or the player goes. So a person on the box needs no socat.
+/// or the player goes. So a person on the box needs no socat. With `--http
+/// URL` the command goes to the player's HTTP API instead (another box,
+/// with its token and TLS), and `upload FILE [NAME]` and `media` manage its
+/// upload folder (CtlCommand+Media.swift).
 struct CtlCommand: Subcommand {
     static let name = "ctl"
-    static let operands = "[COMMAND [ARGUMENT...]]"
+    static let operands = "[COMMAND [ARGUMENT...]] | upload FILE [NAME] | media"
     static let defaultSocket = "/run/marquee/control.sock"
+    /// The words that manage the upload folder, over HTTP only.
+    static let mediaWords = ["upload", "media"]
     static let options: [OptionSpec] = [
         OptionSpec("--socket", "PATH", default: defaultSocket, .control, "the player's control socket ([controls.socket] path)"),
         OptionSpec("--follow", .control, "after the reply, print the player's events until interrupted (alone: observe every event)"),
+        OptionSpec("--http", "URL", .control, "the player's HTTP API instead of its socket: http://127.0.0.1:8080, https://HOST:PORT"),
+        OptionSpec("--token-file", "PATH", .control, "with --http: a file holding the API's bearer token ([controls.http] token_file)"),
+        OptionSpec("--cacert", "PATH", default: "the system's trust store", .control,
+                   "with an https --http: the certificate(s) to trust, e.g. the player's own cert_file"),
     ]
     static let summary = """
-        Send a command to a running player's control socket and print its reply (status, pause, seek -5, get stats, ...);
-        --follow prints its events after.
+        Send a command to a running player (its control socket, or its HTTP API with --http) and print its reply
+        (status, pause, seek -5, get stats, ...); --follow prints its events after. With --http, upload FILE [NAME] puts a file
+        in its upload folder and media lists the folder.
         """
 
     let socket: String
     let follow: Bool
     let words: [String]
+    let http: HTTPClient?
 
     init(parsing parser: inout ArgumentParser) throws {
         socket = try parser.option("--socket") ?? Self.defaultSocket
         follow = parser.flag("--follow")
+        let url = try parser.option("--http")
+        let tokenFile = try parser.option("--token-file")
+        let trustFile = try parser.option("--cacert")
         words = try parser.positional(acceptingNumbers: true)
         guard !words.isEmpty || follow else { throw UsageError("ctl needs a command (\(ControlCommand.names.joined(separator: ", "))) or --follow") }
-        if let first = words.first {
+        http = try Self.client(url: url, tokenFile: tokenFile, trustFile: trustFile)
+        if http != nil, follow { throw UsageError("ctl: --follow reads the control socket; over HTTP, events are GET /events") }
+        if let first = words.first, Self.mediaWords.contains(first) {
+            guard http != nil else { throw UsageError("ctl \(first): the upload folder is reached over HTTP; give --http URL") }
+            try Self.checkMedia(words)
+        } else if let first = words.first {
             // Checked here, so a typo is a usage error with a hint and not a round trip.
             do throws(ControlError) {
                 _ = try ControlCommand(name: first, arguments: Array(words.dropFirst()))
@@ -38,6 +58,7 @@ struct CtlCommand: Subcommand {
     }
 
     func run() async -> Int32 {
+        if let http { return run(over: http) }
         do {
             let client = try ControlSocketClient(path: socket)
             var status: Int32 = 0
@@ -80,7 +101,7 @@ struct CtlCommand: Subcommand {
     }
 
     /// A string result as it is ("ok"), anything else as JSON.
-    private static func text(_ value: JSONValue) -> String {
+    static func text(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.jsonText
     }

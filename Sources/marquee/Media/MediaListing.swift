@@ -19,16 +19,4 @@ enum MediaListing {
         if let problem = file.probe.problem { fields["problem"] = .string(problem) }
         return .object(fields)
     }
-
-    /// `name` as one path segment of a URL: bytes outside RFC 3986's
-    /// unreserved set percent-encoded.
-    static func pathComponent(_ name: MediaName) -> String {
-        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-        return name.text.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }
-            .joined()
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

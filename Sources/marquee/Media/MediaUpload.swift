@@ -90,7 +90,7 @@ final class MediaUpload: HTTPBodySink {
         MediaThumbnails(folder: folder).remove(name)
         guard let file = folder.file(name) else { return .text(500, "\(name) vanished as it was stored") }
         var response = HTTPResponse.json(replaced ? 200 : 201, describe(file, replaced).jsonText)
-        response.headers.append(("Location", "/media/\(MediaListing.pathComponent(name))"))
+        response.headers.append(("Location", "/media/\(PathSegment.encoded(name.text))"))
         return response
     }
 
