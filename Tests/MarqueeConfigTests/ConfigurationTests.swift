@@ -181,6 +181,25 @@ import Testing
         let half = Self.problems("[controls.http]\nlisten = \"127.0.0.1:8443\"\ncert_file = \"c.pem\"")
         #expect(half.map(\.location) == [SourceLocation(line: 3, column: 13)])
         #expect(half.map(\.message) == ["controls.http.cert_file: TLS needs both cert_file and key_file"])
+        // The upload folder lies in a media root, as written (links are the player's to resolve).
+        let uploads = try MarqueeConfiguration.parse("""
+            [playback]
+            media_roots = ["media", "/srv/marquee/media"]
+            [controls.http]
+            upload_dir = "/srv/marquee/media/./uploads/"
+            max_upload_mb = 512
+            """)
+        #expect(uploads.controls.http.uploadDir == "/srv/marquee/media/./uploads/" && uploads.controls.http.maxUploadMB == 512)
+        #expect(try MarqueeConfiguration.parse("[playback]\nmedia_roots = [\"media\"]\n[controls.http]\nupload_dir = \"media/in\"")
+            .controls.http.uploadDir == "media/in")
+        let outside = Self.problems("[playback]\nmedia_roots = [\"/srv/media\"]\n[controls.http]\nupload_dir = \"/srv/media/../etc\"")
+        #expect(outside.map(\.location) == [SourceLocation(line: 4, column: 14)])
+        #expect(outside.map(\.message) == ["controls.http.upload_dir: '/srv/media/../etc' must lie inside one of [playback] media_roots ('/srv/media'), where playlists may name files"])
+        let noRoots = Self.problems("[controls.http]\nupload_dir = \"/srv/up\"\nmax_upload_mb = 0")
+        #expect(noRoots.map(\.message).sorted() == [
+            "controls.http.max_upload_mb: 0 MiB is out of range 1...1048576 MiB",
+            "controls.http.upload_dir: '/srv/up' must lie inside one of [playback] media_roots (none are set), where playlists may name files",
+        ], "\(noRoots)")
         let roots = Self.problems("[playback]\nmedia_roots = \"/srv\"")
         #expect(roots.map(\.message) == ["playback.media_roots: expected an array of strings, found a string"])
     }
