@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MarqueeConfig", targets: ["MarqueeConfig"]),
         .library(name: "MarqueeControl", targets: ["MarqueeControl"]),
         .library(name: "MarqueeHTTP", targets: ["MarqueeHTTP"]),
+        .library(name: "MarqueeApp", targets: ["MarqueeApp"]),
         .executable(name: "marquee", targets: ["marquee"]),
     ],
     targets: [
@@ -37,7 +38,11 @@ let package = Package(
         .target(name: "MarqueeCore"),
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CVA", "CMarqueeShims", "MarqueeCore"]),
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
-        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP"],
+        // The app layer: a configuration made into a show (players, outputs,
+        // controls, reloads, the schedule, the HTTP API); the CLI is one user.
+        .target(name: "MarqueeApp", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP"]),
+        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP",
+                                                          "MarqueeApp"],
                           // lld packs the relative relocations of the Swift runtime linked
                           // in (--static-swift-stdlib) into DT_RELR: kilobytes instead of
                           // megabytes that the loader reads and keeps resident at every start.

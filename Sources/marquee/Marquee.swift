@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Marquee
+import MarqueeApp
 
 /// The `marquee` command line: one type per subcommand, dispatched by name.
 @main
@@ -108,21 +109,4 @@ extension CommandEntry {
     var usage: String { ([name] + (operands.isEmpty ? [] : [operands]) + options.map(\.usage)).joined(separator: " ") }
 
     var help: String { CommandHelp.text(name: name, usage: usage, summary: summary, options: options) }
-}
-
-enum Diagnostics {
-    /// One line on stderr, prefixed so it is found in a boot log.
-    static func error(_ message: String) {
-        StandardStream.error.write("marquee: \(message)\n")
-    }
-
-    /// Why a file operation of FoundationEssentials failed, as the system
-    /// says it ("No such file or directory"); its errors carry errno as
-    /// their underlying error, and print as a dump of their fields.
-    static func reason(_ error: any Error) -> String {
-        if let posix = (error as? CocoaError)?.underlying as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue))
-        }
-        return "\(error)"
-    }
 }

@@ -1,3 +1,4 @@
+import MarqueeApp
 import MarqueeConfig
 import MarqueeControl
 

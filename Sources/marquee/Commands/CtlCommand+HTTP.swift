@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MarqueeApp
 import MarqueeControl
 import MarqueeHTTP
 

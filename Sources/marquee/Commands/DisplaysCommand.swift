@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Marquee
+import MarqueeApp
 import MarqueeKMS
 
 /// `marquee displays`: every DRM card's connectors, modes, CRTCs and planes.

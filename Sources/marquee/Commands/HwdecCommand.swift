@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Marquee
+import MarqueeApp
 
 /// `marquee hwdec`: what the VA-API driver of the render node decodes
 /// (profiles and entry points), and for each input given, whether its video

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Marquee
+import MarqueeApp
 
 /// `marquee info`: what each input holds, as a table or JSON. A bad input gets
 /// one line on stderr and the rest are still reported.

@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Marquee
+import MarqueeALSA
+import MarqueeApp
 import MarqueeConfig
 import MarqueeControl
-import MarqueeALSA
 import MarqueeKMS
 
 /// `marquee play --config FILE [--control text|json|off]`: the file's

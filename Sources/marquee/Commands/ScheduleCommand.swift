@@ -1,4 +1,5 @@
 import Marquee
+import MarqueeApp
 import MarqueeConfig
 
 /// `marquee schedule CONFIG [--from TIME] [--until TIME] [--json]`: what the
@@ -43,7 +44,7 @@ struct ScheduleCommand: Subcommand {
     func run() async -> Int32 {
         guard let configuration = ConfigurationCheck.load(path) else { return 1 }
         let segments = Schedule(entries: configuration.schedule).segments(from: from, until: until)
-        print(json ? Self.json(segments) : Self.table(segments))
+        print(json ? ScheduleJSON.text(segments) : Self.table(segments))
         return 0
     }
 
@@ -57,15 +58,5 @@ struct ScheduleCommand: Subcommand {
         return rows.map { row in
             row[0].padded(to: width + 2) + row[1].padded(to: 8) + row[2]
         }.joined(separator: "\n")
-    }
-
-    /// `[{"from": RFC3339, "until": RFC3339, "screen": "on"|"off", "playlist": NAME or null}, ...]`, a segment a line.
-    static func json(_ segments: [Schedule.Segment]) -> String {
-        let lines = segments.map { segment in
-            "{\"from\": \(JSONString.quoted(segment.from.rfc3339Seconds)), \"until\": \(JSONString.quoted(segment.until.rfc3339Seconds)), "
-                + "\"screen\": \"\(segment.content.isScreenOn ? "on" : "off")\", "
-                + "\"playlist\": \(segment.content.playlistName.map(JSONString.quoted) ?? "null")}"
-        }
-        return "[\n" + lines.map { "  \($0)" }.joined(separator: ",\n") + "\n]"
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Marquee
+import MarqueeApp
 
 /// `marquee thumbnail INPUT --at T [--at T...] [--size WxH] [--exact] -o
 /// PATTERN.png`, or `--every SECONDS` for a contact sheet: pictures of a

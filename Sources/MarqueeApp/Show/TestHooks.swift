@@ -9,7 +9,7 @@ import MarqueeCore
 @_spi(Testing) import MarqueeALSA
 @_spi(Testing) import MarqueeFFmpeg
 
-enum TestHooks {
+public enum TestHooks {
     /// Stall the audio writer once for this many milliseconds, after
     /// `stallAfterVariable` ms of audio (default 2000), to force an ALSA
     /// underrun (documented in docs/alsa.md).
@@ -47,17 +47,22 @@ enum TestHooks {
         configuration.stageStall = StageStall(stage: stage, after: .milliseconds(after), duration: .seconds(3600))
     }
 
-    static func applyHardwareFailure(to decoding: inout HardwareDecoding) throws {
+    public static func applyHardwareFailure(to decoding: inout HardwareDecoding) throws(TestHookError) {
         guard let text = environment[hardwareFailureVariable] else { return }
         guard let frames = Int(text), frames >= 0 else {
-            throw UsageError("\(hardwareFailureVariable) must be a number of frames, not '\(text)'")
+            throw TestHookError(description: "\(hardwareFailureVariable) must be a number of frames, not '\(text)'")
         }
         decoding.failAfterFrames = frames
     }
 
-    static func applyAudioStall(to configuration: inout ALSAAudioOutput.Configuration) {
+    public static func applyAudioStall(to configuration: inout ALSAAudioOutput.Configuration) {
         guard let stall = environment[stallVariable].flatMap(Int.init), stall > 0 else { return }
         let after = environment[stallAfterVariable].flatMap(Int.init) ?? 2000
         configuration.testStall = .init(after: .milliseconds(after), duration: .milliseconds(stall))
     }
+}
+
+/// A test hook's variable that cannot be read, named.
+public struct TestHookError: Error, CustomStringConvertible {
+    public let description: String
 }

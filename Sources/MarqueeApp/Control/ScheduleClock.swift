@@ -4,13 +4,13 @@ import MarqueeCore
 /// Where the schedule reads real time and waits on it, and whether it may
 /// trust it: the system's clock, alarm and NTP status, or (the test hook
 /// `MARQUEE_TEST_WALL_CLOCK_SHIFT`) the same clock shifted by some seconds.
-struct ScheduleClock: Sendable {
+public struct ScheduleClock: Sendable {
     let clock: any WallClock
     let alarm: @Sendable () throws(AlarmError) -> any WallClockAlarm
     let synchronisation: any ClockSynchronisation
 
     /// - Parameter trusted: `[schedule_options] trust_clock`: synchronised or not, the clock is right.
-    static func system(trusted: Bool) -> ScheduleClock {
+    public static func system(trusted: Bool) -> ScheduleClock {
         if let shifted = TestHooks.shiftedWallClock() { return shifted }
         return ScheduleClock(clock: SystemWallClock(), alarm: { () throws(AlarmError) in try RealTimeAlarm() },
                              synchronisation: trusted ? Trusted() : SystemClockSynchronisation())

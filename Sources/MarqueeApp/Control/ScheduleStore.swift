@@ -8,7 +8,7 @@ import MarqueeCore
 /// the configuration file's `[[schedule]]`, `[playlists.*]` and
 /// `[schedule_options]` at each start and reload. Written with
 /// `AtomicFile`: a crash or a power cut leaves the old file or the new one.
-struct ScheduleStore: Sendable {
+public struct ScheduleStore: Sendable {
     let path: String
 
     /// Beside the configuration's playlist store; nil where there is none.
@@ -20,7 +20,7 @@ struct ScheduleStore: Sendable {
     /// Puts the saved schedule, if any, in place of the configuration's. A
     /// saved file that cannot be read is one warning, and the
     /// configuration's schedule stays.
-    static func applySaved(to configuration: inout MarqueeConfiguration, configPath: String?, log: ControlLog) {
+    public static func applySaved(to configuration: inout MarqueeConfiguration, configPath: String?, log: ControlLog) {
         guard let store = ScheduleStore(configuration.controls.http, configPath: configPath),
               FileManager.default.fileExists(atPath: store.path) else { return }
         guard let data = FileManager.default.contents(atPath: store.path) else {

@@ -5,7 +5,7 @@ extension MarqueeConfiguration {
     /// named playlist's items, loop and shuffle in place of `[playback]`'s
     /// (what it leaves unset stays `[playback]`'s); the default playlist,
     /// or a screen that is off, leave it as it is.
-    func showing(_ content: ScheduledContent) -> MarqueeConfiguration {
+    public func showing(_ content: ScheduledContent) -> MarqueeConfiguration {
         guard let name = content.playlistName, let named = playlist(named: name) else { return self }
         var shown = self
         shown.playback.playlist = named.items
@@ -25,7 +25,7 @@ extension MarqueeConfiguration {
     /// The playlist the schedule shows as the player starts: the one whose
     /// items it is made with. A screen scheduled off starts on the default
     /// playlist, which the schedule's first reading then turns off.
-    func scheduledAtStart(on clock: ScheduleClock) -> ScheduledContent {
+    public func scheduledAtStart(on clock: ScheduleClock) -> ScheduledContent {
         guard let schedule = followedSchedule else { return .defaultPlaylist }
         let content = clock.synchronisation.isSynchronised ? schedule.state(at: clock.clock.now()).content : beforeClockSet
         return content == .screenOff ? .defaultPlaylist : content

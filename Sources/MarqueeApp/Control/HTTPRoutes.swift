@@ -145,7 +145,7 @@ struct HTTPRoutes: HTTPHandler {
     /// The next 24 hours of the schedule followed, as `marquee schedule --json` gives them.
     private func scheduleAhead() -> HTTPResponse {
         guard let segments = controls.scheduleAhead() else { return .text(404, "no schedule is followed (no [[schedule]] entries)") }
-        return .json(200, ScheduleCommand.json(segments))
+        return .json(200, ScheduleJSON.text(segments))
     }
 
     /// The body is a schedule as TOML (`[[schedule]]`, `[playlists.NAME]`,

@@ -6,10 +6,14 @@ import MarqueeConfig
 /// globs expanded (relative to the file's folder), shuffled if asked.
 /// Entries that give nothing are logged as warnings, not errors, since
 /// media may be mounted after the player starts.
-struct PlaylistLoader {
+public struct PlaylistLoader {
     let log: ControlLog
 
-    func items(for configuration: MarqueeConfiguration, configPath: String?) -> [PlaylistResolver.Item] {
+    public init(log: ControlLog) {
+        self.log = log
+    }
+
+    public func items(for configuration: MarqueeConfiguration, configPath: String?) -> [PlaylistResolver.Item] {
         let entries = configuration.playback.playlist
         let base = Self.base(configPath)
         let resolution = PlaylistResolver.resolve(entries, relativeTo: base)
@@ -21,7 +25,7 @@ struct PlaylistLoader {
     }
 
     /// The folder relative entries start from: the configuration file's.
-    static func base(_ configPath: String?) -> String? {
+    public static func base(_ configPath: String?) -> String? {
         configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
     }
 }

@@ -12,15 +12,17 @@ import Synchronization
 ///
 /// Thread-safe: commands arrive on the stdin thread, button threads and
 /// the signal queue; shared state is behind one Mutex.
-final class PlayControls: Sendable {
+public final class PlayControls: Sendable {
     /// What the command line set, which a reloaded file must not undo.
-    struct Overrides: Sendable {
-        var playlist = false
-        var loop = false
-        var rate = false
-        var audio = false
-        var control = false
-        var logLevel = false
+    public struct Overrides: Sendable {
+        public var playlist = false
+        public var loop = false
+        public var rate = false
+        public var audio = false
+        public var control = false
+        public var logLevel = false
+
+        public init() {}
     }
 
     // Internal rather than private: PlayControls+Reload.swift uses these too.
@@ -243,13 +245,13 @@ final class PlayControls: Sendable {
         for feed in feeds { feed.push(event) }
     }
 
-    /// Errors the status page lists.
+    /// Errors the management page lists.
     static let recentErrorCount = 10
 }
 
 extension ControlCommand {
     /// The check `MarqueeConfiguration` runs on each button's action.
-    static let validate: MarqueeConfiguration.ActionValidator = { text in
+    public static let validate: MarqueeConfiguration.ActionValidator = { text in
         do throws(ControlError) {
             _ = try ControlCommand(parsing: text)
             return nil

@@ -3,13 +3,13 @@ import Glibc
 /// Text written straight to standard output or error with write(2), not
 /// through stdio's buffer: a status line, a reply or a diagnostic is out
 /// when the call returns, as the boot log and the tests that read it need.
-enum StandardStream {
+public enum StandardStream {
     case output
     case error
 
     /// Writes all of `text`, retrying short and interrupted writes; a
     /// closed or broken stream drops it (nowhere left to report that).
-    func write(_ text: String) {
+    public func write(_ text: String) {
         let descriptor = self == .output ? STDOUT_FILENO : STDERR_FILENO
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {

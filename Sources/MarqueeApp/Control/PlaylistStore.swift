@@ -10,7 +10,7 @@ import MarqueeCore
 /// playlist at each start and reload: the configuration may sit on a
 /// read-only root, and a reboot must keep what was sent. Written with
 /// `AtomicFile`: a crash or a power cut leaves the old file or the new one.
-struct PlaylistStore: Sendable {
+public struct PlaylistStore: Sendable {
     let path: String
 
     /// The store a configuration names: `playlist_file` (relative to the
@@ -42,7 +42,7 @@ struct PlaylistStore: Sendable {
     /// Puts the saved playlist, if any, in place of the configuration's.
     /// A saved file that cannot be read is one warning, and the
     /// configuration's playlist stays.
-    static func applySaved(to configuration: inout MarqueeConfiguration, configPath: String?, log: ControlLog) {
+    public static func applySaved(to configuration: inout MarqueeConfiguration, configPath: String?, log: ControlLog) {
         guard let store = PlaylistStore(configuration.controls.http, configPath: configPath) else { return }
         do {
             guard let saved = try store.load() else { return }
