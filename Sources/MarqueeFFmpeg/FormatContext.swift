@@ -57,15 +57,9 @@ final class FormatContext {
         try check(code, "avformat_open_input", source: source)
         context = opened!
         pointer = context
-        if !(headerWillDo && headerDescribesStreams) {
-            do throws(FFmpegError) {
-                try findStreamInfo()
-            } catch {
-                var doomed: UnsafeMutablePointer<AVFormatContext>? = context
-                avformat_close_input(&doomed)
-                throw error
-            }
-        }
+        // Every stored property is set from here on, so a throw runs deinit,
+        // which closes the context: the one place it is closed.
+        if !(headerWillDo && headerDescribesStreams) { try findStreamInfo() }
         deadline.arm(seconds: nil)
     }
 
