@@ -160,6 +160,19 @@ import Testing
         #expect(Self.names(in: media).isEmpty, "left behind: \(Self.names(in: media))")
         #expect(!FileManager.default.fileExists(atPath: "\(scratch)/escape.jpg"))
 
+        // A client that gives up half way: its part is removed when MHD lets the request go.
+        let partial = "\(scratch)/partial.mp4"
+        try Data(bytes.prefix(900_000)).write(to: URL(fileURLWithPath: partial))
+        let abandoned = try Command.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "1", "--limit-rate", "100K",
+                                                 "-T", partial, "\(server.url)/media/abandoned.mp4"], timeout: 20)
+        #expect(!["200", "201"].contains(abandoned.stdout), "the upload was cut, yet stored: \(abandoned)")
+        var leftover = Self.names(in: media)
+        let deadline = Date().addingTimeInterval(15)
+        while !leftover.isEmpty, Date() < deadline {
+            usleep(100_000)
+            leftover = Self.names(in: media)
+        }
+        #expect(leftover.isEmpty, "an abandoned upload left \(leftover)")
         let ownPage = try Self.upload(picture, as: "ok.jpg", to: server, headers: ["Origin: \(server.url)"])
         #expect(ownPage.status == 201, "the player's own page may upload: \(ownPage)")
         #expect(Self.names(in: media) == ["ok.jpg"])

@@ -56,7 +56,10 @@ extension PresenterStage {
                 engine.stats.update { $0.stalledSeconds += (now - since).secondsDouble }
             }
             bufferingSince = nil
-            if let item { updateBufferState(of: item) }
+            // The item's flags stay those of the wait until the next frame is
+            // on screen (`recordPresented`), when time control says playing
+            // too: a status read in between never has waiting and likely to
+            // keep up at once.
             engine.refreshTimeControl()
             engine.signals.raiseAll()
             return .now
