@@ -4,7 +4,7 @@ import MarqueeCore
 
 /// Owns an opened AVCodecContext and runs libavcodec's send/receive loop.
 final class CodecContext {
-    let pointer: UnsafeMutablePointer<AVCodecContext>
+    private(set) var pointer: UnsafeMutablePointer<AVCodecContext>
     let source: String
     let timeBase: AVRational
     private let frame: UnsafeMutablePointer<AVFrame>
@@ -104,8 +104,42 @@ final class CodecContext {
         }
     }
 
-    /// Drops everything buffered inside the decoder (after a seek).
-    func flush() { avcodec_flush_buffers(pointer) }
+    /// Drops everything buffered inside the decoder (after a seek, or for
+    /// the next pass). libdav1d is opened afresh instead: Debian 12's
+    /// libdav1d 1.0 with its frame threads deadlocks now and then in
+    /// `dav1d_send_data` after a flush on damaged AV1 (found by the
+    /// damaged-file fuzz: the source thread and every worker waiting for
+    /// ever, so that not even SIGTERM ended the process). A context that
+    /// cannot be made again is flushed as before.
+    func flush() {
+        guard codecName == "libdav1d", let fresh = reopened() else {
+            avcodec_flush_buffers(pointer)
+            return
+        }
+        var doomed: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&doomed)
+        pointer = fresh
+    }
+
+    /// A context opened like this one, from its own parameters; nil when
+    /// any call fails.
+    private func reopened() -> UnsafeMutablePointer<AVCodecContext>? {
+        guard let codec = pointer.pointee.codec, let parameters = avcodec_parameters_alloc() else { return nil }
+        defer {
+            var doomed: UnsafeMutablePointer<AVCodecParameters>? = parameters
+            avcodec_parameters_free(&doomed)
+        }
+        guard avcodec_parameters_from_context(parameters, pointer) >= 0, let context = avcodec_alloc_context3(codec) else { return nil }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        context.pointee.pkt_timebase = pointer.pointee.pkt_timebase
+        context.pointee.thread_count = pointer.pointee.thread_count
+        context.pointee.thread_type = pointer.pointee.thread_type
+        guard avcodec_parameters_to_context(context, parameters) >= 0, avcodec_open2(context, codec, nil) >= 0 else {
+            avcodec_free_context(&owned)
+            return nil
+        }
+        return context
+    }
 
     /// The presentation time of a decoded frame, libav's best guess when the
     /// container left gaps.

@@ -26,6 +26,7 @@ kept in --keep with a JSON line saying how to make it again (--replay).
   python3 Tests/fuzz/play_fuzz.py --marquee .build/debug/marquee --cases 300
   python3 Tests/fuzz/play_fuzz.py --marquee M --seed 1234 --cases 1000 --jobs 2
   python3 Tests/fuzz/play_fuzz.py --marquee M --replay 1234:517   # one case again, its stderr shown
+  python3 Tests/fuzz/play_fuzz.py --marquee M --replay 1234:517 --write case.mp4   # its bytes, not played
 
 The seed is printed first, and the closing line gives the seed, the number
 of cases run and what failed; the exit status is 1 when any case failed.
@@ -181,6 +182,7 @@ def main():
     parser.add_argument("--keep", default=os.path.join(ROOT, ".build", "fuzz-failures"),
                         help="where failing cases are kept (default .build/fuzz-failures)")
     parser.add_argument("--replay", metavar="SEED:CASE", help="play one case again and show its stderr")
+    parser.add_argument("--write", metavar="PATH", help="with --replay: write the case's bytes here instead of playing it")
     parser.add_argument("--json", metavar="PATH", help="also write the run's figures here")
     options = parser.parse_args()
 
@@ -191,6 +193,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="marquee-fuzz-") as scratch:
         if options.replay:
             seed, number = (int(part) for part in options.replay.split(":"))
+            if options.write:
+                with open(options.write, "wb") as case:
+                    case.write(make_case(seed, number, catalogue, cache)[2])
+                sys.exit(0)
             result = run_case(options.marquee, seed, number, catalogue, cache, scratch)
             print(json.dumps({key: value for key, value in result.items() if key not in ("stderr", "path")}))
             print(result["stderr"], end="")
