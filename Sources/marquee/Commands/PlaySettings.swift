@@ -77,18 +77,6 @@ struct PlaySettings: Sendable {
         path == nil ? [] : PlaylistLoader(log: log).items(for: configuration.showing(scheduled), configPath: path)
     }
 
-    /// `[playback] between_items` for `between_items_ms`; the blank is the
-    /// border colour, so the whole screen shows it.
-    func betweenItems(background: UInt32) -> PauseBetweenItems {
-        let playback = configuration.playback
-        guard playback.betweenItemsMs > 0 else { return .cut }
-        let seconds = Double(playback.betweenItemsMs) / 1000
-        return switch playback.betweenItems {
-        case .holdLastFrame: .hold(seconds: seconds)
-        case .black: .blank(seconds: seconds, rgb: background)
-        }
-    }
-
     /// `[display]` under the display flags that were given.
     func display(_ flags: KMSOptions) -> KMSOptions {
         var options = flags
@@ -132,14 +120,5 @@ struct PlaySettings: Sendable {
             options.periodDuration = .milliseconds(configuration.audio.latencyMs / 2)
         }
         return options
-    }
-
-    /// The configuration in force once the command line's own values are in.
-    func effective(loop: LoopMode, rate: Double, audio: Bool) -> MarqueeConfiguration {
-        var effective = configuration
-        effective.playback.loop = loop
-        effective.playback.rate = rate
-        effective.audio.enabled = audio
-        return effective
     }
 }
