@@ -14,10 +14,10 @@ extension PlayControls {
             var configuration = try HTTPServerConfiguration(listen: settings.listen)
             // The status page holds no data; its script sends the token with what it asks for.
             configuration.openPaths = ["/"]
-            if !settings.tokenFile.isEmpty { configuration.token = try Self.secret(resolved(settings.tokenFile), what: "token_file") }
+            if !settings.tokenFile.isEmpty { configuration.token = try SecretFile.read(resolved(settings.tokenFile), what: "token_file") }
             if !settings.certFile.isEmpty {
-                configuration.tls = (certificatePEM: try Self.secret(resolved(settings.certFile), what: "cert_file"),
-                                     keyPEM: try Self.secret(resolved(settings.keyFile), what: "key_file"))
+                configuration.tls = (certificatePEM: try SecretFile.read(resolved(settings.certFile), what: "cert_file"),
+                                     keyPEM: try SecretFile.read(resolved(settings.keyFile), what: "key_file"))
             }
             if let refusal = configuration.refusal() {
                 log.error("[controls.http] \(refusal); the other controls keep working")
@@ -49,17 +49,6 @@ extension PlayControls {
         // Streams end first, so stopping the server does not wait on them.
         for feed in feeds { feed.close() }
         server?.stop()
-    }
-
-    /// A file's text, trimmed (a token file ends with a line break).
-    /// - Throws: `ControlError` naming the key and the file.
-    private static func secret(_ path: String, what key: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw ControlError("\(key) \(path): cannot be read (\(String(cString: strerror(errno))))")
-        }
-        let trimmed = text.trimmingWhitespace
-        guard !trimmed.isEmpty else { throw ControlError("\(key) \(path) is empty") }
-        return trimmed
     }
 
     /// A new `GET /events` stream, fed until it closes.

@@ -18,10 +18,6 @@ extension PlayControls {
         paths.contains { $0 == path || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
     }
 
-    /// Whether the default playlist names the file at `path` itself (not
-    /// through a folder or pattern, which drop it once it is gone).
-    func playlistNames(_ path: String) -> Bool { playlistPaths().contains(path) }
-
     /// Saves the default playlist without its entries naming the file at
     /// `path`, as `PUT /playlist` would; a summary, or nil when none named it.
     func removeFromPlaylist(_ path: String) -> Result<String?, PlaylistRefusal> {

@@ -47,9 +47,20 @@ extension HTTPRoutes {
         }
         switch route {
         case .list: return list(folder)
-        case .file(let text): return delete(text, from: folder)
-        case .thumbnail(let text): return thumbnail(text, in: folder, query: request.query)
+        case .file(let text): return Self.named(text) { delete($0, from: folder) }
+        case .thumbnail(let text): return Self.named(text) { thumbnail($0, in: folder, query: request.query) }
         }
+    }
+
+    /// `answer` for the file `text` names, or the 400 saying what is wrong with the name.
+    private static func named(_ text: String, _ answer: (MediaName) -> HTTPResponse) -> HTTPResponse {
+        let name: MediaName
+        do throws(MediaNameError) {
+            name = try MediaName(text)
+        } catch {
+            return .text(400, "\(error)")
+        }
+        return answer(name)
     }
 
     private func list(_ folder: MediaFolder) -> HTTPResponse {
@@ -67,13 +78,7 @@ extension HTTPRoutes {
 
     /// Takes the file out of the playlist first (nothing is deleted when
     /// the playlist cannot be saved without it), then removes it.
-    private func delete(_ text: String, from folder: MediaFolder) -> HTTPResponse {
-        let name: MediaName
-        do throws(MediaNameError) {
-            name = try MediaName(text)
-        } catch {
-            return .text(400, "\(error)")
-        }
+    private func delete(_ name: MediaName, from folder: MediaFolder) -> HTTPResponse {
         let path = folder.path(of: name)
         guard FileStamp(path) != nil else { return .text(404, "no file \(name) in the upload folder") }
         switch controls.removeFromPlaylist(path) {
@@ -92,13 +97,7 @@ extension HTTPRoutes {
         return HTTPResponse(status: 204, contentType: "text/plain; charset=utf-8", body: .bytes([]))
     }
 
-    private func thumbnail(_ text: String, in folder: MediaFolder, query: [String: String]) -> HTTPResponse {
-        let name: MediaName
-        do throws(MediaNameError) {
-            name = try MediaName(text)
-        } catch {
-            return .text(400, "\(error)")
-        }
+    private func thumbnail(_ name: MediaName, in folder: MediaFolder, query: [String: String]) -> HTTPResponse {
         var width = 320
         if let given = query["width"] {
             guard let value = Int(given), MediaThumbnails.widths.contains(value) else {

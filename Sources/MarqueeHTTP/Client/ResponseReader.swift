@@ -1,3 +1,5 @@
+import MarqueeCore
+
 /// Reads HTTP/1.1 answers off a connection: a head (status line and
 /// fields), then a body framed by Content-Length, chunked, or the end of
 /// the connection.
@@ -63,7 +65,7 @@ struct ResponseReader {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingSpaces
         }
         return Head(status: status, headers: headers)
     }
@@ -99,10 +101,4 @@ struct ResponseReader {
     }
 
     private func failure(_ reason: String) -> HTTPClientError { HTTPClientError(url: url, reason: reason) }
-}
-
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
 }

@@ -21,11 +21,11 @@ extension CtlCommand {
         if trustFile != nil, !server.isTLS { throw UsageError("ctl: --cacert is for an https URL") }
         var token: String?
         if let tokenFile {
-            guard let data = FileManager.default.contents(atPath: tokenFile),
-                  let text = String(data: data, encoding: .utf8)?.trimmingWhitespace, !text.isEmpty else {
-                throw UsageError("ctl --token-file \(tokenFile): cannot be read, or is empty")
+            do throws(ControlError) {
+                token = try SecretFile.read(tokenFile, what: "--token-file")
+            } catch {
+                throw UsageError("ctl \(error.message)")
             }
-            token = text
         }
         return HTTPClient(server: server, token: token, trustFile: trustFile)
     }
