@@ -158,6 +158,15 @@ struct PlaneState {
         }
     }
 
+    /// Sets the plane's stacking order where its zpos can be set (a fixed
+    /// one stacks as it is); true when it was.
+    @discardableResult
+    func setZpos(_ request: AtomicRequest, _ value: UInt64) throws(KMSError) -> Bool {
+        guard let property = properties["zpos"], !property.isImmutable else { return false }
+        try request.set(plane, properties, "zpos", value)
+        return true
+    }
+
     /// Takes the plane off the screen.
     func disable(_ request: AtomicRequest) throws(KMSError) {
         try request.set(plane, properties, "FB_ID", 0)

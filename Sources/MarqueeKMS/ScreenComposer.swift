@@ -22,7 +22,7 @@ protocol ComposedBuffer: AnyObject {
 ///
 /// Not thread-safe: the presenter thread only, like the outputs that own it.
 final class ScreenComposer {
-    struct Settings {
+    struct Settings: Equatable {
         var gravity: VideoGravity
         /// Clockwise degrees that override the frame's own orientation.
         var rotation: Int?

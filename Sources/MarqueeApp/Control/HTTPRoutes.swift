@@ -99,6 +99,18 @@ struct HTTPRoutes: HTTPHandler {
             }
             width = value
         }
+        if let layout = controls.screen.layout {
+            if let name = query["display"], name != layout.display.name {
+                return .text(404, "display=\(name.prefix(40)): no such display (have: \(layout.display.name))")
+            }
+            guard let screen = layout.display.screen() else { return .text(503, "display \(layout.display.name) is not there") }
+            do {
+                return HTTPResponse(status: 200, contentType: "image/png",
+                                    body: .bytes(try ScreenCapture().png(rgb: screen.rgb, width: screen.width, height: screen.height, scaledWidth: width)))
+            } catch {
+                return .text(500, "screenshot: \(error)")
+            }
+        }
         guard let picture = controls.player.pictureOnScreen() else { return .text(503, "nothing has been drawn on the screen yet") }
         do {
             return HTTPResponse(status: 200, contentType: "image/png", body: .bytes(try controls.screen.png(of: picture, scaledWidth: width)))

@@ -73,6 +73,9 @@ extension PlayControls {
         fields["next"] = next.map { .string($0.asset.source) } ?? .null
         fields["playlist"] = target.value(of: .playlist)
         fields["display"] = .string(target.display)
+        if let layout = screen.layout {
+            fields["layers"] = .array(layout.status(mainPlaying: player.currentItem?.asset.source).map(JSONValue.object))
+        }
         fields["decoder"] = target.value(of: .decoder)
         fields["framesPresented"] = .integer(Int64(stats.framesPresented))
         fields["framesDropped"] = .integer(Int64(stats.framesDropped))

@@ -5,7 +5,18 @@ extension MarqueeConfiguration {
     /// named playlist's items, loop and shuffle in place of `[playback]`'s
     /// (what it leaves unset stays `[playback]`'s); the default playlist,
     /// or a screen that is off, leave it as it is.
+    /// In a layout, the default playlist is the main layer's content where it gives one.
     public func showing(_ content: ScheduledContent) -> MarqueeConfiguration {
+        if content == .defaultPlaylist, let main = mainLayer {
+            switch main.content {
+            case .playlist(let name) where name != "": return showing(.playlist(name))
+            case .items(let entries) where !entries.isEmpty:
+                var shown = self
+                shown.playback.playlist = entries
+                return shown
+            default: return self
+            }
+        }
         guard let name = content.playlistName, let named = playlist(named: name) else { return self }
         var shown = self
         shown.playback.playlist = named.items

@@ -9,11 +9,14 @@ final class ScreenLayout: Sendable {
     /// Clockwise degrees; nil follows the picture's own orientation.
     let rotation: Int?
     let background: UInt32
+    /// The show's `[[layer]]` layout, whose display composes screenshots itself.
+    let layout: ShowLayout?
 
     /// One screenshot at a time: each composes a full screen in memory.
     private let capturing = Mutex(())
 
-    init(gravity: VideoGravity, rotation: Int?, background: UInt32) {
+    init(gravity: VideoGravity, rotation: Int?, background: UInt32, layout: ShowLayout? = nil) {
+        self.layout = layout
         self.gravity = gravity
         self.rotation = rotation
         self.background = background

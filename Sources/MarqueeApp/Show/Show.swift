@@ -25,8 +25,9 @@ public struct Show: Sendable {
     public func run() async -> Int32 {
         let service = ServiceNotifier.fromEnvironment()
         let configuration: PlayerConfiguration
+        let layout: ShowLayout?
         do {
-            configuration = try makeConfiguration(service: service)
+            (configuration, layout) = try makeConfiguration(service: service)
         } catch {
             Diagnostics.error("\(error)")
             return 1
@@ -35,14 +36,15 @@ public struct Show: Sendable {
         player.loopMode = options.loop
         player.loopPasses = options.loops
         player.volume = Float(options.configuration.audio.volume)
-        let display = Self.describe(configuration.videoOutput, chosen: options.videoOut)
+        let display = layout?.display.summary ?? Self.describe(configuration.videoOutput, chosen: options.videoOut)
         // Following the player before it plays, so the first item is on the log.
         let recorder = openPlayLog(display: display)
         recorder?.follow(player)
         let controls = PlayControls(player: player, configuration: options.effective,
                                     playlistShown: options.scheduled, configPath: options.configPath, overrides: options.overrides, service: service,
                                     display: display, recorder: recorder,
-                                    screen: ScreenLayout(gravity: options.kms.gravity, rotation: options.kms.rotation, background: options.kms.background))
+                                    screen: ScreenLayout(gravity: options.kms.gravity, rotation: options.kms.rotation, background: options.kms.background,
+                                                         layout: layout))
         let session = PlaySession(player: player, service: service, keepsOpen: options.keepOpen,
                                   reportsSetUpFallbacks: options.hardwareDecoding.mode != .auto || options.configuration.log.level >= .debug,
                                   retryCap: configuration.retry.cap, waitsForFiles: { controls.waitsForFiles })
@@ -54,6 +56,7 @@ public struct Show: Sendable {
             player.play()
         }
         if let start = options.start { await player.seek(to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) }
+        layout?.start()
         let signals = SignalWatcher()
         controls.start(stopping: signals)
         let statusLine = isatty(STDOUT_FILENO) == 1 ? StatusLine(player: player) : nil
@@ -63,6 +66,7 @@ public struct Show: Sendable {
         controls.stop()
         statusLine?.stop()
         player.stop()
+        layout?.stop()
         // Once the player's threads are done, so no pass ends after it: after a
         // signal or quit the item on screen gets its line; after the end of the
         // playlist nothing is on screen.
@@ -100,13 +104,16 @@ public struct Show: Sendable {
         }
     }
 
-    private func makeConfiguration(service: ServiceNotifier?) throws -> PlayerConfiguration {
+    /// The main player's configuration, and the layout where the file has `[[layer]]`s.
+    private func makeConfiguration(service: ServiceNotifier?) throws -> (PlayerConfiguration, ShowLayout?) {
         // Untimed: each output runs on its own virtual clock, advanced by what it consumes.
         let videoClock: any HostClock = options.untimed ? VirtualClock() : MonotonicClock()
         let audioClock: any HostClock = options.untimed ? VirtualClock() : videoClock
         var displayOptions = options.kms
         displayOptions.onDisplayEvent = { Diagnostics.error($0) }
-        var video: any VideoOutput = switch options.videoOut {
+        let layered = !options.configuration.layers.isEmpty && options.videoOut != .nullXRGB
+        // A layout's display is made once the configuration its other layers share is.
+        var video: any VideoOutput = switch layered ? .null : options.videoOut {
         case .null: NullVideoOutput(clock: videoClock)
         case .nullXRGB: NullVideoOutput(clock: videoClock, formats: [.xrgb8888])
         case .file(let path): try FileVideoOutput(path: path, clock: videoClock)
@@ -146,7 +153,14 @@ public struct Show: Sendable {
         let playback = options.configuration.playback
         configuration.network.variant = VariantPreference(peakBitRate: playback.peakBitrate, maximumWidth: playback.maxResolution.width,
                                                           maximumHeight: playback.maxResolution.height)
-        return configuration
+        guard layered else { return (configuration, nil) }
+        let log = ControlLog(level: options.configuration.log.level)
+        let layout = try ShowLayout(options: options, clock: videoClock, base: configuration, log: log)
+        log.info("display: \(layout.display.summary)")
+        configuration.videoOutput = ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil
+            ? FirstFrameReporter.wrapping(layout.main, skipping: showsSplash ? 1 : 0) : layout.main
+        if options.configuration.mainLayer?.audio == false { configuration.audioOutput = nil }
+        return (configuration, layout)
     }
 
     /// Whether the splash is drawn first: one was given, or a display has

@@ -95,6 +95,7 @@ extension MarqueeConfiguration {
         if let section = root.table("playlists") { readPlaylists(section) }
         readSchedule(root.tables("schedule"))
         if let section = root.table("schedule_options") { scheduleOptions.read(section, playlists: playlists.map(\.name)) }
+        readLayers(root.tables("layer"))
         if let section = root.table("controls") { controls.read(section, mediaRoots: playback.mediaRoots, validateAction: validateAction) }
         if let section = root.table("log") { log.read(section) }
         root.finish()
@@ -151,6 +152,7 @@ extension MarqueeConfiguration.Display {
         }
         reader.read(&background, "background", described: "a colour like \"#RRGGBB\"", parse: RGBColor.init)
         reader.read(&splash, "splash")
+        reader.read(&mirror, "mirror")
         reader.finish()
     }
 }

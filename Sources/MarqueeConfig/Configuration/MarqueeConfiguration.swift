@@ -15,6 +15,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var schedule: [ScheduleEntry] = []
     /// `[schedule_options]`.
     public var scheduleOptions = ScheduleOptions()
+    /// `[[layer]]`, in the file's order; none: one full-screen layer playing `[playback]`.
+    public var layers: [LayerConfiguration] = []
     public var controls = Controls()
     public var log = Log()
 
@@ -43,6 +45,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// nothing can play, relative to the file's folder; "" for none
         /// (the background colour while waiting).
         public var splash = ""
+        /// The same layout on every connected display.
+        public var mirror = false
     }
 
     /// `[decode]`: how video is decoded.

@@ -1,0 +1,130 @@
+import Glibc
+import MarqueeCore
+
+/// One layer of a `LayeredDisplay`: the output its player presents
+/// through. The presenter draws each picture into a buffer of the layer's
+/// own (scan-out memory when the layer has a hardware plane, else memory
+/// the display composes from) at the layer's size, with its gravity and
+/// background; `present` hands it to the display, whose thread commits it
+/// with every other layer's change at the next vblank.
+///
+/// Threading: the `ScanOutOutput` methods on the player's presenter thread
+/// only; `settings`, `isReadyForDisplay` and `placement` from any thread.
+/// The buffers and which of them is shown are the display's to guard
+/// (its lock), since its thread reads them.
+public final class DisplayLayer: VideoLayer, @unchecked Sendable {
+    unowned let display: LayeredDisplay
+    private let clock: any HostClock
+    /// Under the display's lock from here down.
+    var storedSettings: LayerSettings
+    /// The layer's buffers; `latest` is the one the display shows, never drawn into.
+    var buffers: [any ComposedBuffer] = []
+    var buffersOnPlane = false
+    var latest: Int?
+    /// Counts pictures handed over, so the display redraws what changed.
+    var version = 0
+    var shown = false
+    /// The order layers were added in, which breaks ties of `zPosition`.
+    let order: Int
+
+    // The presenter thread's own.
+    private var composer: ScreenComposer
+    private var drawnRects: [PixelRect?] = []
+    private var drawing: Int?
+    /// Pictures drawn while the display is not there go here: a few pixels.
+    private let scratch = MemoryBuffer(width: 16, height: 16)
+
+    init(display: LayeredDisplay, settings: LayerSettings, order: Int, clock: any HostClock) {
+        self.display = display
+        self.clock = clock
+        self.order = order
+        storedSettings = settings
+        composer = Self.composer(for: settings)
+    }
+
+    private static func composer(for settings: LayerSettings) -> ScreenComposer {
+        ScreenComposer(settings: .init(gravity: settings.gravity, rotation: settings.rotation, background: settings.background))
+    }
+
+    public var settings: LayerSettings {
+        get { display.withLock { storedSettings } }
+        set { display.change(self) { $0.storedSettings = newValue } }
+    }
+
+    public var isReadyForDisplay: Bool { display.withLock { shown } }
+    public var placement: PixelRect? { display.withLock { display.place(self)?.rect } }
+
+    public var acceptedFormats: [PixelFormat] { [.xrgb8888] }
+    public var refreshInterval: Duration? { display.refreshInterval }
+    /// The layer's size on the display as it was when asked: a still
+    /// picture is decoded no larger.
+    public var screenSize: PixelSize? { placement.map { PixelSize(width: $0.width, height: $0.height) } }
+
+    public func nextTarget(for frame: VideoFrame) throws -> RenderTarget {
+        let (place, settings) = display.withLock { (display.place(self), storedSettings) }
+        if composer.settings != .init(gravity: settings.gravity, rotation: settings.rotation, background: settings.background) {
+            composer = Self.composer(for: settings)
+            drawnRects = drawnRects.map { _ in nil }
+        }
+        guard let place else {
+            drawing = nil
+            let layout = composer.layout(for: frame, strategy: .fullScreen, screenWidth: scratch.width, screenHeight: scratch.height)
+            var drawn: PixelRect?
+            return composer.target(for: frame, layout: layout, buffer: scratch, index: -1, drawn: &drawn, format: .xrgb8888, colour: nil)
+        }
+        let index = try buffer(width: place.rect.width, height: place.rect.height, onPlane: place.plane != nil)
+        drawing = index
+        let layout = composer.layout(for: frame, strategy: .fullScreen, screenWidth: place.rect.width, screenHeight: place.rect.height)
+        return composer.target(for: frame, layout: layout, buffer: buffers[index], index: index, drawn: &drawnRects[index],
+                               format: .xrgb8888, colour: nil)
+    }
+
+    /// A buffer to draw into: not the one shown, of the size and kind the
+    /// layer's place needs (made anew when those change).
+    private func buffer(width: Int, height: Int, onPlane: Bool) throws -> Int {
+        let current = display.withLock { () -> (matches: Bool, latest: Int?) in
+            (buffers.first.map { $0.width == width && $0.height == height } == true && buffersOnPlane == onPlane, latest)
+        }
+        guard current.matches else {
+            // Three for a plane (one on screen, one queued, one drawn); two
+            // in memory, since the display reads only the latest.
+            var made: [any ComposedBuffer] = []
+            for _ in 0..<(onPlane ? 3 : 2) { made.append(try display.head.makeBuffer(width: width, height: height, forPlane: onPlane)) }
+            drawnRects = made.map { _ in nil }
+            display.withLock {
+                buffers = made
+                buffersOnPlane = onPlane
+                latest = nil
+            }
+            return 0
+        }
+        return ((current.latest ?? -1) + 1) % drawnRects.count
+    }
+
+    public func present(_ rendered: RenderTarget, of frame: VideoFrame, at target: HostTime) throws -> HostTime {
+        guard let index = drawing else {
+            clock.sleep(until: target)
+            return max(target, clock.now())
+        }
+        composer.finish(into: buffers[index])
+        clock.sleep(until: target)
+        drawing = nil
+        return display.show(self, buffer: index)
+    }
+
+    /// Never called: `canScanOut` refuses every dmabuf (a decoder's surface
+    /// is not the layer's size; the presenter downloads and draws it).
+    public func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime { target }
+    public func canScanOut(_ frame: VideoFrame, dmabuf: DMABufDescriptor) -> Bool { false }
+
+    /// The display's thread looks after the display; a layer that lost its
+    /// picture (the display came back, or the layer moved to another
+    /// plane) asks for it again.
+    public func maintain() {}
+    public var needsPicture: Bool { display.withLock { latest == nil && shown } }
+    public func flush() throws {}
+
+    public var isScreenOn: Bool { display.isScreenOn }
+    public func setScreenPower(_ on: Bool) throws { try display.setScreenPower(on) }
+}
+

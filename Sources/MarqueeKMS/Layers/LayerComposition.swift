@@ -1,0 +1,155 @@
+import MarqueeCore
+
+/// Composes the layers that have no plane of their own into one
+/// screen-sized XRGB8888 buffer, bottom first, only where something
+/// changed since that buffer was last composed: each of the display's
+/// buffers remembers what it holds of every layer (which picture, where,
+/// how opaque), so a still picture beside a video costs nothing per frame
+/// and the video's rectangle is the only one drawn.
+struct LayerComposition {
+    /// One layer as the display's lock saw it.
+    struct Layer {
+        let id: ObjectIdentifier
+        let settings: LayerSettings
+        /// nil while it is off the screen.
+        let rect: PixelRect?
+        let plane: UInt32?
+        /// Its buffers are scan-out memory (a plane's).
+        let onPlaneBuffers: Bool
+        /// The picture shown; nil before the first.
+        let buffer: (any ComposedBuffer)?
+        let version: Int
+
+        /// Drawn here rather than by a plane of its own.
+        var isComposed: Bool { plane == nil || !onPlaneBuffers }
+
+        var drawn: Drawn {
+            Drawn(version: version, rect: settings.isHidden ? nil : rect, opacity: settings.opacity, composed: isComposed,
+                  background: settings.background)
+        }
+    }
+
+    /// What one buffer holds of one layer.
+    struct Drawn: Equatable {
+        let version: Int
+        let rect: PixelRect?
+        let opacity: Double
+        let composed: Bool
+        let background: UInt32
+    }
+
+    private var records: [[ObjectIdentifier: Drawn]] = []
+    /// Buffers to compose whole: new, or after `forgetAll`.
+    private var whole: [Bool] = []
+    private var epoch: Int?
+
+    /// The display's buffers: `buffers` of them, made anew when `epoch` changes.
+    mutating func follow(epoch: Int, buffers: Int) {
+        guard epoch != self.epoch || records.count != buffers else { return }
+        self.epoch = epoch
+        records = Array(repeating: [:], count: buffers)
+        whole = Array(repeating: true, count: buffers)
+    }
+
+    /// Every buffer is composed whole next time (a failed commit, the screen back on).
+    mutating func forgetAll() {
+        whole = whole.map { _ in true }
+    }
+
+    /// Brings buffer `index` up to date with `stack` (bottom first); true
+    /// when anything in it was drawn.
+    mutating func compose(_ stack: [Layer], into buffer: any ComposedBuffer, index: Int, background: UInt32) -> Bool {
+        if records.count <= index {
+            records += Array(repeating: [:], count: index + 1 - records.count)
+            whole += Array(repeating: true, count: index + 1 - whole.count)
+        }
+        var damage: [PixelRect] = []
+        if whole[index] {
+            damage = [PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)]
+        } else {
+            var previous = records[index]
+            for layer in stack {
+                let now = layer.drawn
+                let before = previous.removeValue(forKey: layer.id)
+                guard before != now else { continue }
+                // A layer on its plane leaves its rectangle to the plane: nothing to draw there.
+                if let rect = before?.rect, before?.composed == true { damage.append(rect) }
+                if let rect = now.rect, now.composed { damage.append(rect) }
+                if before?.composed == true, !now.composed, let rect = now.rect { damage.append(rect) }
+            }
+            damage += previous.values.compactMap(\.rect)
+        }
+        whole[index] = false
+        records[index] = Dictionary(uniqueKeysWithValues: stack.map { ($0.id, $0.drawn) })
+        guard !damage.isEmpty else { return false }
+        for rect in damage { redraw(rect, of: stack, into: buffer, background: background) }
+        return true
+    }
+
+    /// `area` drawn again from the bottom: the background, then each composed layer over it.
+    private func redraw(_ area: PixelRect, of stack: [Layer], into buffer: any ComposedBuffer, background: UInt32) {
+        guard let area = area.intersection(PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)) else { return }
+        buffer.fill(area, rgb: background)
+        let target = buffer.planes(inside: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))[0]
+        for layer in stack where layer.isComposed && !layer.settings.isHidden && layer.settings.opacity > 0 {
+            guard let rect = layer.rect, let overlap = area.intersection(rect) else { continue }
+            let alpha = UInt32((layer.settings.opacity * 255).rounded())
+            guard let source = layer.buffer else {
+                // No picture yet: the layer's own background.
+                Blend.fill(target, overlap, rgb: layer.settings.background, alpha: alpha)
+                continue
+            }
+            // A picture drawn before the layer moved may be smaller than its rectangle now.
+            let inSource = PixelRect(x: overlap.x - rect.x, y: overlap.y - rect.y, width: overlap.width, height: overlap.height)
+            guard let clipped = inSource.intersection(PixelRect(x: 0, y: 0, width: source.width, height: source.height)) else { continue }
+            let plane = source.planes(inside: PixelRect(x: 0, y: 0, width: source.width, height: source.height))[0]
+            Blend.copy(from: plane, clipped, to: target, at: (clipped.x + rect.x, clipped.y + rect.y), alpha: alpha)
+        }
+    }
+}
+
+extension PixelRect {
+    /// The part both share; nil where they do not meet.
+    func intersection(_ other: PixelRect) -> PixelRect? {
+        let left = max(x, other.x), top = max(y, other.y)
+        let right = min(x + width, other.x + other.width), bottom = min(y + height, other.y + other.height)
+        guard right > left, bottom > top else { return nil }
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}
+
+/// XRGB8888 rows copied or blended at an alpha of 0...255.
+enum Blend {
+    static func copy(from source: MutableImagePlane, _ area: PixelRect, to target: MutableImagePlane, at origin: (x: Int, y: Int),
+                     alpha: UInt32) {
+        for row in 0..<area.height {
+            let from = (source.base + (area.y + row) * source.bytesPerRow + area.x * 4).assumingMemoryBound(to: UInt32.self)
+            let to = (target.base + (origin.y + row) * target.bytesPerRow + origin.x * 4).assumingMemoryBound(to: UInt32.self)
+            if alpha >= 255 {
+                to.update(from: from, count: area.width)
+            } else {
+                for column in 0..<area.width { to[column] = mix(from[column], over: to[column], alpha: alpha) }
+            }
+        }
+    }
+
+    static func fill(_ target: MutableImagePlane, _ area: PixelRect, rgb: UInt32, alpha: UInt32) {
+        for row in area.y..<(area.y + area.height) {
+            let to = (target.base + row * target.bytesPerRow + area.x * 4).assumingMemoryBound(to: UInt32.self)
+            if alpha >= 255 {
+                to.update(repeating: rgb & 0xffffff, count: area.width)
+            } else {
+                for column in 0..<area.width { to[column] = mix(rgb, over: to[column], alpha: alpha) }
+            }
+        }
+    }
+
+    /// Two channels at a time: red and blue in one word, green in another.
+    @inline(__always)
+    static func mix(_ top: UInt32, over bottom: UInt32, alpha: UInt32) -> UInt32 {
+        let keep = 255 - alpha
+        let redBlue = ((top & 0xff00ff) &* alpha &+ (bottom & 0xff00ff) &* keep &+ 0x800080) >> 8 & 0xff00ff
+        let green = ((top & 0x00ff00) &* alpha &+ (bottom & 0x00ff00) &* keep &+ 0x008000) >> 8 & 0x00ff00
+        return redBlue | green
+    }
+}

@@ -1,0 +1,302 @@
+import Glibc
+import MarqueeCore
+
+/// A display that shows many layers, each one player's pictures, and owns
+/// the screen they share: its CRTC, planes and mode (`KMSHead`), or a
+/// screen in memory (`MemoryHead`). One thread, `marquee.display`,
+/// commits for all of them: once per vblank it takes every layer's new
+/// picture, composes those without a plane of their own into the primary
+/// plane's buffer (only where something changed) and puts the result and
+/// the plane layers' buffers up in one atomic commit. Two commits never
+/// race for one CRTC (kmscube's and Weston's rule), and a layer's player
+/// never waits for another's.
+///
+/// Layers go on a hardware plane of their own where TEST_ONLY commits say
+/// the driver takes one at the layer's place (the topmost first, and none
+/// under a composed layer it overlaps); the rest are composed in software.
+///
+/// Threading: any thread. The layers' presenters hand pictures over with
+/// `show` and wait for the commit that carries them.
+public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
+    // @unchecked: everything below `lock` is guarded by it; `head`, the
+    // records and the planes shown are the display thread's alone.
+    let head: any DisplayHead
+    private let clock: any HostClock
+    /// The colour around and under every layer, 0xRRGGBB.
+    public let background: UInt32
+    private let lock = Condition()
+    private var layers: [DisplayLayer] = []
+    private var added = 0
+    /// Layer index (bottom first) -> plane, for the layers as they are now; nil: to be worked out.
+    private var assignment: [ObjectIdentifier: UInt32]?
+    private var requested: UInt64 = 0
+    private var committed: UInt64 = 0
+    private var lastShown: HostTime
+    private var powerWanted = true
+    private var powerApplied = true
+    private var redrawAll = false
+    private var stopping = false
+    private var running = false
+    private let onEvent: (@Sendable (String) -> Void)?
+
+    // The display thread's.
+    private var composition = LayerComposition()
+    private var planesShown: [UInt32: PlaneContent] = [:]
+
+    /// A presenter waits this long at most for its commit: a display thread
+    /// stuck in a driver must not freeze every player.
+    static let commitTimeout = Duration.milliseconds(500)
+
+    init(head: any DisplayHead, clock: any HostClock, background: UInt32, onEvent: (@Sendable (String) -> Void)?) {
+        self.head = head
+        self.clock = clock
+        self.background = background
+        self.onEvent = onEvent
+        lastShown = clock.now()
+    }
+
+    /// A display on the KMS card and connector `options` name (the first
+    /// connected ones by default). A connector that is not there, or not
+    /// connected, is waited for: one line, and the layers play meanwhile.
+    public static func kms(options: KMSOptions, clock: any HostClock) throws(KMSError) -> LayeredDisplay {
+        let display = LayeredDisplay(head: try KMSHead(options: options, clock: clock), clock: clock,
+                                     background: options.background, onEvent: options.onDisplayEvent)
+        display.start()
+        return display
+    }
+
+    /// A screen in memory, paced like a display at `refreshRate`: what host
+    /// tests look at, composed as a KMS display composes its layers.
+    public static func memory(width: Int, height: Int, clock: any HostClock, refreshRate: Double = 60,
+                              background: UInt32 = 0) -> LayeredDisplay {
+        let display = LayeredDisplay(head: MemoryHead(width: width, height: height, clock: clock, refreshRate: refreshRate,
+                                                      background: background),
+                                     clock: clock, background: background, onEvent: nil)
+        display.start()
+        return display
+    }
+
+    /// The connector's name ("Virtual-1") or "memory".
+    public var name: String { head.name }
+    /// The connector, its mode and which layers are on planes, in one line.
+    public var summary: String { withLock { head.summary } }
+    public var screenSize: PixelSize? { withLock { head.screenSize } }
+    var refreshInterval: Duration? { head.refreshInterval }
+
+    public func addLayer(_ settings: LayerSettings) -> any VideoLayer {
+        withLock {
+            let layer = DisplayLayer(display: self, settings: settings, order: added, clock: clock)
+            added += 1
+            layers.append(layer)
+            assignment = nil
+            return layer
+        }
+    }
+
+    public func removeLayer(_ layer: any VideoLayer) {
+        lock.withLock {
+            layers.removeAll { $0 === layer }
+            assignment = nil
+            redrawAll = true
+            lock.broadcast()
+        }
+    }
+
+    /// The layers, bottom first.
+    public var stack: [any VideoLayer] { withLock { ordered } }
+
+    private var ordered: [DisplayLayer] {
+        layers.sorted { ($0.storedSettings.zPosition, $0.order) < ($1.storedSettings.zPosition, $1.order) }
+    }
+
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try lock.withLock(body) }
+
+    /// A settings change: placed again, drawn at the next commit.
+    func change(_ layer: DisplayLayer, _ edit: (DisplayLayer) -> Void) {
+        lock.withLock {
+            edit(layer)
+            assignment = nil
+            redrawAll = true
+            lock.broadcast()
+        }
+    }
+
+    /// Where a layer is on the screen and whether it has a plane; nil while
+    /// the display is not there or the layer is off it. Under the lock.
+    func place(_ layer: DisplayLayer) -> (rect: PixelRect, plane: UInt32?)? {
+        guard let screen = head.screenSize, let rect = layer.storedSettings.frame.resolve(on: screen) else { return nil }
+        if assignment == nil {
+            let stack = ordered.compactMap { layer -> (DisplayLayer, PixelRect)? in
+                guard !layer.storedSettings.isHidden, layer.storedSettings.opacity > 0,
+                      let rect = layer.storedSettings.frame.resolve(on: screen) else { return nil }
+                return (layer, rect)
+            }
+            // A layer seen through (opacity below 1) is blended in software, and
+            // what it covers with it: no plane's alpha property is used.
+            let translucent = stack.map { $0.0.storedSettings.opacity < 1 }
+            assignment = Dictionary(uniqueKeysWithValues: head.assignPlanes(stack.map(\.1), composedOnly: translucent).map { index, plane in
+                (ObjectIdentifier(stack[index].0), plane)
+            })
+        }
+        return (rect, assignment?[ObjectIdentifier(layer)])
+    }
+
+    /// Hands over the picture in `buffer` and waits for the commit that
+    /// shows it; returns when it went up (or now, after `commitTimeout`).
+    func show(_ layer: DisplayLayer, buffer: Int) -> HostTime {
+        lock.withLock {
+            layer.latest = buffer
+            layer.version += 1
+            requested += 1
+            let mine = requested
+            lock.broadcast()
+            let deadline = clock.now() + Self.commitTimeout
+            while committed < mine, !stopping {
+                if !lock.wait(untilMonotonic: deadline) { return clock.now() }
+            }
+            layer.shown = true
+            return lastShown
+        }
+    }
+
+    var isScreenOn: Bool { withLock { powerWanted } }
+
+    /// Switches the screen on or off at the display thread's next turn, and waits for it.
+    func setScreenPower(_ on: Bool) throws {
+        lock.withLock {
+            powerWanted = on
+            lock.broadcast()
+            let deadline = clock.now() + Self.commitTimeout
+            while powerApplied != on, !stopping {
+                if !lock.wait(untilMonotonic: deadline) { return }
+            }
+        }
+    }
+
+    private func start() {
+        running = true
+        NamedThread.start("marquee.display") { [self] in run() }
+    }
+
+    /// Stops the display thread and puts the console back. Stop the layers' players first.
+    public func close() {
+        let wasRunning = lock.withLock {
+            stopping = true
+            lock.broadcast()
+            while running { lock.wait() }
+            return true
+        }
+        if wasRunning { head.close() }
+    }
+
+    deinit {
+        if !stopping { head.close() }
+    }
+
+    /// The display thread: waits for pictures (or a second, to look after
+    /// the display), then commits everything new at once.
+    private func run() {
+        var nextLook = clock.now() + .seconds(1)
+        while true {
+            lock.lock()
+            while requested == committed, powerWanted == powerApplied, !redrawAll, !stopping, clock.now() < nextLook {
+                _ = lock.wait(untilMonotonic: nextLook)
+            }
+            if stopping {
+                running = false
+                lock.broadcast()
+                lock.unlock()
+                return
+            }
+            let power = powerWanted == powerApplied ? nil : powerWanted
+            var change: HeadChange?
+            if clock.now() >= nextLook {
+                nextLook = clock.now() + .seconds(1)
+                // Under the lock: it may change the screen's size, which layers read.
+                change = head.maintain()
+                if change == .remade {
+                    assignment = nil
+                    redrawAll = true
+                }
+            }
+            lock.unlock()
+            if change == .remade { onEvent?("display \(head.name): \(head.summary)") }
+            if let power { applyPower(power) }
+            commitOnce()
+        }
+    }
+
+    private func applyPower(_ on: Bool) {
+        do {
+            try head.setPower(on)
+        } catch {
+            onEvent?("display \(head.name): \(error)")
+        }
+        lock.withLock {
+            powerApplied = on
+            if on { redrawAll = true }
+            lock.broadcast()
+        }
+    }
+
+    /// One commit: the layers as they are now.
+    private func commitOnce() {
+        let (snapshot, taken, redraw, powered) = lock.withLock { () -> ([LayerComposition.Layer], UInt64, Bool, Bool) in
+            let stack = ordered.map { layer in
+                let place = place(layer)
+                return LayerComposition.Layer(id: ObjectIdentifier(layer), settings: layer.storedSettings, rect: place?.rect,
+                                              plane: place?.plane, onPlaneBuffers: layer.buffersOnPlane,
+                                              buffer: layer.latest.map { layer.buffers[$0] }, version: layer.version)
+            }
+            defer { redrawAll = false }
+            return (stack, requested, redrawAll, powerApplied)
+        }
+        var shownAt = clock.now()
+        if powered, !head.primary.isEmpty {
+            if redraw { composition.forgetAll() }
+            composition.follow(epoch: head.primaryEpoch, buffers: head.primary.count)
+            let index = head.nextPrimary
+            let damaged = composition.compose(snapshot, into: head.primary[index], index: index, background: background)
+            var planes: [PlaneContent] = []
+            for layer in snapshot where !layer.settings.isHidden {
+                guard let plane = layer.plane, layer.onPlaneBuffers, let buffer = layer.buffer, let rect = layer.rect else { continue }
+                planes.append(PlaneContent(plane: plane, buffer: buffer, destination: rect))
+            }
+            let changed = Set(planes.filter { content in
+                planesShown[content.plane].map { $0.buffer !== content.buffer || $0.destination != content.destination } ?? true
+            }.map(\.plane)).union(planesShown.keys.filter { id in !planes.contains { $0.plane == id } })
+            if damaged || head.needsPrimary || !changed.isEmpty {
+                do {
+                    shownAt = try head.commit(primary: damaged || head.needsPrimary ? index : nil, planes: planes, changed: changed)
+                    planesShown = Dictionary(uniqueKeysWithValues: planes.map { ($0.plane, $0) })
+                } catch {
+                    onEvent?("display \(head.name): \(error)")
+                    composition.forgetAll()
+                }
+            }
+        }
+        lock.withLock {
+            committed = max(committed, taken)
+            lastShown = shownAt
+            lock.broadcast()
+        }
+    }
+
+    /// The screen as composed now, every layer in (those on planes too):
+    /// `width` x `height` pixels of R, G, B bytes; nil while no display is there.
+    public func screen() -> (width: Int, height: Int, rgb: [UInt8])? {
+        let (size, stack) = lock.withLock { () -> (PixelSize?, [LayerComposition.Layer]) in
+            (head.screenSize, ordered.map { layer in
+                let rect = head.screenSize.flatMap { layer.storedSettings.frame.resolve(on: $0) }
+                return LayerComposition.Layer(id: ObjectIdentifier(layer), settings: layer.storedSettings, rect: rect, plane: nil,
+                                              onPlaneBuffers: false, buffer: layer.latest.map { layer.buffers[$0] }, version: layer.version)
+            })
+        }
+        guard let size else { return nil }
+        let buffer = MemoryBuffer(width: size.width, height: size.height)
+        buffer.fill(rgb: background)
+        var composition = LayerComposition()
+        _ = composition.compose(stack, into: buffer, index: 0, background: background)
+        return (size.width, size.height, buffer.rgb())
+    }
+}

@@ -1,0 +1,51 @@
+import MarqueeCore
+
+/// A screen in memory for a `LayeredDisplay`: no planes (every layer is
+/// composed, as on a card with only a primary plane), commits paced at the
+/// refresh rate on the display's clock. What host tests compose layers on.
+final class MemoryHead: DisplayHead {
+    let name = "memory"
+    let screenSize: PixelSize?
+    let refreshInterval: Duration
+    let primary: [any ComposedBuffer]
+    let primaryEpoch = 0
+    private let clock: any HostClock
+    private var shown = 0
+    private var lastVblank: HostTime?
+
+    init(width: Int, height: Int, clock: any HostClock, refreshRate: Double, background: UInt32) {
+        let size = PixelSize(width: max(2, width & ~1), height: max(2, height & ~1))
+        screenSize = size
+        self.clock = clock
+        refreshInterval = .nanoseconds(Int64(1e9 / min(max(refreshRate.isNaN ? 60 : refreshRate, 1), 1000)))
+        primary = (0..<2).map { _ in
+            let buffer = MemoryBuffer(width: size.width, height: size.height)
+            buffer.fill(rgb: background)
+            return buffer
+        }
+    }
+
+    var summary: String { "memory \(screenSize!) at \(String(1e9 / Double(refreshInterval.nanoseconds), places: 2)) Hz, no planes" }
+    var nextPrimary: Int { (shown + 1) % primary.count }
+    var needsPrimary: Bool { lastVblank == nil }
+
+    func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool]) -> [Int: UInt32] { [:] }
+
+    func makeBuffer(width: Int, height: Int, forPlane: Bool) throws -> any ComposedBuffer {
+        MemoryBuffer(width: width, height: height)
+    }
+
+    /// At the next vblank after the last: one commit per refresh, as a display takes them.
+    func commit(primary index: Int?, planes: [PlaneContent], changed: Set<UInt32>) throws -> HostTime {
+        if let index { shown = index }
+        let now = clock.now()
+        let vblank = lastVblank.map { max($0 + refreshInterval, now) } ?? now
+        clock.sleep(until: vblank)
+        lastVblank = vblank
+        return vblank
+    }
+
+    func maintain() -> HeadChange? { nil }
+    func setPower(_ on: Bool) throws {}
+    func close() {}
+}
