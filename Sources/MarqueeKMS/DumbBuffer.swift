@@ -95,10 +95,9 @@ final class DumbBuffer: ComposedBuffer {
         let pixel = rgb & 0xffffff
         let x = max(0, rect.x), width = min(rect.width, self.width - x)
         guard width > 0 else { return }
-        for row in max(0, rect.y)..<min(rect.y + rect.height, height) {
-            let line = (planes[0].base + row * planes[0].bytesPerRow + x * 4).assumingMemoryBound(to: UInt32.self)
-            line.update(repeating: pixel, count: width)
-        }
+        let top = max(0, rect.y)
+        Blend.fill(base: planes[0].base, bytesPerRow: planes[0].bytesPerRow,
+                   PixelRect(x: x, y: top, width: width, height: min(rect.y + rect.height, height) - top), pixel: pixel)
     }
 
     var isNV12: Bool { fourcc == marquee_drm_format_nv12() }

@@ -124,9 +124,9 @@ final class MemoryBuffer: ComposedBuffer {
     func fill(_ rect: PixelRect, rgb: UInt32) {
         let x = max(0, rect.x), columns = min(rect.width, width - x)
         guard columns > 0 else { return }
-        for row in max(0, rect.y)..<min(rect.y + rect.height, height) {
-            (pixels + row * width + x).update(repeating: rgb & 0xffffff, count: columns)
-        }
+        let top = max(0, rect.y)
+        Blend.fill(base: UnsafeMutableRawPointer(pixels), bytesPerRow: width * 4,
+                   PixelRect(x: x, y: top, width: columns, height: min(rect.y + rect.height, height) - top), pixel: rgb & 0xffffff)
     }
 
     func planes(inside rect: PixelRect) -> [MutableImagePlane] {

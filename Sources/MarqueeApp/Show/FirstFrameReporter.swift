@@ -23,6 +23,7 @@ class FirstFrameReporter: ScreenPowerOutput {
     var acceptedFormats: [PixelFormat] { base.acceptedFormats }
     var refreshInterval: Duration? { base.refreshInterval }
     var screenSize: PixelSize? { base.screenSize }
+    var handoverLead: Duration { base.handoverLead }
 
     func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime {
         report(try base.present(frame, at: target))

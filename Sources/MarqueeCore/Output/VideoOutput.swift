@@ -18,6 +18,11 @@ public protocol VideoOutput: AnyObject {
     ///   frame up and goes on with the next frame.
     func present(_ frame: VideoFrame, at target: HostTime) throws -> HostTime
 
+    /// How long before `target` the presenter hands a frame over: zero for
+    /// a display that commits at once; a display that gathers several
+    /// players' pictures before its vblank needs them that much earlier.
+    var handoverLead: Duration { get }
+
     /// Blocks until everything presented is visible (or written), e.g. at the end.
     func flush() throws
 
@@ -31,6 +36,7 @@ public protocol VideoOutput: AnyObject {
 
 extension VideoOutput {
     public var screenSize: PixelSize? { nil }
+    public var handoverLead: Duration { .zero }
 }
 
 /// A width and height in pixels.

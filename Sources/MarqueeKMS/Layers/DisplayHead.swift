@@ -38,6 +38,9 @@ protocol DisplayHead: AnyObject {
     var nextPrimary: Int { get }
     /// The next commit must carry a primary buffer (it sets the mode).
     var needsPrimary: Bool { get }
+    /// The first vblank a commit made now can go up on, as the display's
+    /// last flips predict it; nil where there is no vblank to wait for.
+    func nextVblank(after now: HostTime) -> HostTime?
 
     /// Which layers get a hardware plane of their own: rectangles in
     /// stacking order, bottom first (`composedOnly`: those that must be

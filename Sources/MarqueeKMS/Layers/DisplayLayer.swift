@@ -21,8 +21,16 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
     var buffers: [any ComposedBuffer] = []
     var buffersOnPlane = false
     var latest: Int?
-    /// Counts pictures handed over, so the display redraws what changed.
+    /// Counts pictures handed over; `latestVersion` is the one in `latest`,
+    /// so the display redraws what changed.
     var version = 0
+    var latestVersion = 0
+    /// The picture handed over and not yet taken: a commit for a vblank
+    /// before `notBefore` leaves it for a later one.
+    var pending: (buffer: Int, version: Int, notBefore: HostTime)?
+    /// The last version a commit carried, and when it went up.
+    var committedVersion = 0
+    var shownAt: HostTime?
     var shown = false
     /// The order layers were added in, which breaks ties of `zPosition`.
     let order: Int
@@ -107,10 +115,14 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
             return max(target, clock.now())
         }
         composer.finish(into: buffers[index])
-        clock.sleep(until: target)
         drawing = nil
-        return display.show(self, buffer: index)
+        return display.show(self, buffer: index, notBefore: target)
     }
+
+    /// The display gathers every layer's picture before it commits, its
+    /// repaint window ahead of the vblank: the presenter hands frames over
+    /// that much earlier, with a little over for its own wake-up.
+    public var handoverLead: Duration { LayeredDisplay.repaintWindow + .milliseconds(4) }
 
     /// Never called: `canScanOut` refuses every dmabuf (a decoder's surface
     /// is not the layer's size; the presenter downloads and draws it).

@@ -21,6 +21,8 @@ final class KMSHead: DisplayHead {
     private var shownPrimary: Int?
     private var needsModeset = true
     private var powerOn = true
+    /// When the last flip went up, which predicts the next vblanks.
+    private var lastFlip: HostTime?
     /// The last reason there is no screen, said once.
     private var waitingFor: String?
 
@@ -154,6 +156,12 @@ final class KMSHead: DisplayHead {
             : MemoryBuffer(width: width, height: height)
     }
 
+    func nextVblank(after now: HostTime) -> HostTime? {
+        guard let lastFlip, screen != nil else { return nil }
+        let period = refreshInterval.nanoseconds
+        return lastFlip + .nanoseconds(max(1, ((now - lastFlip).nanoseconds + period - 1) / period) * period)
+    }
+
     func commit(primary index: Int?, planes: [PlaneContent], changed: Set<UInt32>) throws -> HostTime {
         if let screen, let change = screen.watch.poll(at: clock.now()) { _ = follow(change) }
         guard let screen, screen.watch.isConnected, powerOn else { return clock.now() }
@@ -161,7 +169,9 @@ final class KMSHead: DisplayHead {
         guard needsModeset else {
             try screen.flip(primary: index.map { screen.primary[$0] }, planes: planes, changed: changed, userData: flips.userData)
             if let index { shownPrimary = index }
-            return try flips.waitForFlip(timeout: Self.flipTimeout) ?? clock.now()
+            let shown = try flips.waitForFlip(timeout: Self.flipTimeout)
+            lastFlip = shown
+            return shown ?? clock.now()
         }
         try screen.setMode(primary: screen.primary[primaryIndex], planes: planes)
         shownPrimary = primaryIndex

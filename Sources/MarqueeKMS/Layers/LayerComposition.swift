@@ -118,30 +118,41 @@ extension PixelRect {
     }
 }
 
-/// XRGB8888 rows copied or blended at an alpha of 0...255.
+/// XRGB8888 rows copied or blended at an alpha of 0...255. Opaque rows are
+/// moved with memcpy: the stdlib's generic copies are slow in debug
+/// builds, where the real-time tests run.
 enum Blend {
     static func copy(from source: MutableImagePlane, _ area: PixelRect, to target: MutableImagePlane, at origin: (x: Int, y: Int),
                      alpha: UInt32) {
         for row in 0..<area.height {
-            let from = (source.base + (area.y + row) * source.bytesPerRow + area.x * 4).assumingMemoryBound(to: UInt32.self)
-            let to = (target.base + (origin.y + row) * target.bytesPerRow + origin.x * 4).assumingMemoryBound(to: UInt32.self)
+            let from = source.base + (area.y + row) * source.bytesPerRow + area.x * 4
+            let to = target.base + (origin.y + row) * target.bytesPerRow + origin.x * 4
             if alpha >= 255 {
-                to.update(from: from, count: area.width)
+                to.copyMemory(from: from, byteCount: area.width * 4)
             } else {
-                for column in 0..<area.width { to[column] = mix(from[column], over: to[column], alpha: alpha) }
+                let pixels = to.assumingMemoryBound(to: UInt32.self), over = from.assumingMemoryBound(to: UInt32.self)
+                for column in 0..<area.width { pixels[column] = mix(over[column], over: pixels[column], alpha: alpha) }
             }
         }
     }
 
     static func fill(_ target: MutableImagePlane, _ area: PixelRect, rgb: UInt32, alpha: UInt32) {
-        for row in area.y..<(area.y + area.height) {
-            let to = (target.base + row * target.bytesPerRow + area.x * 4).assumingMemoryBound(to: UInt32.self)
-            if alpha >= 255 {
-                to.update(repeating: rgb & 0xffffff, count: area.width)
-            } else {
+        guard alpha >= 255 else {
+            for row in area.y..<(area.y + area.height) {
+                let to = (target.base + row * target.bytesPerRow + area.x * 4).assumingMemoryBound(to: UInt32.self)
                 for column in 0..<area.width { to[column] = mix(rgb, over: to[column], alpha: alpha) }
             }
+            return
         }
+        fill(base: target.base, bytesPerRow: target.bytesPerRow, area, pixel: rgb & 0xffffff)
+    }
+
+    /// One colour in `area` of a buffer at `base`: the first row drawn, the rest copied from it.
+    static func fill(base: UnsafeMutableRawPointer, bytesPerRow: Int, _ area: PixelRect, pixel: UInt32) {
+        guard area.width > 0, area.height > 0 else { return }
+        let first = base + area.y * bytesPerRow + area.x * 4
+        first.assumingMemoryBound(to: UInt32.self).update(repeating: pixel, count: area.width)
+        for row in 1..<area.height { (first + row * bytesPerRow).copyMemory(from: first, byteCount: area.width * 4) }
     }
 
     /// Two channels at a time: red and blue in one word, green in another.

@@ -29,9 +29,6 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     private var added = 0
     /// Layer index (bottom first) -> plane, for the layers as they are now; nil: to be worked out.
     private var assignment: [ObjectIdentifier: UInt32]?
-    private var requested: UInt64 = 0
-    private var committed: UInt64 = 0
-    private var lastShown: HostTime
     private var powerWanted = true
     private var powerApplied = true
     private var redrawAll = false
@@ -46,13 +43,17 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     /// A presenter waits this long at most for its commit: a display thread
     /// stuck in a driver must not freeze every player.
     static let commitTimeout = Duration.milliseconds(500)
+    /// How long before a vblank the display takes what the layers handed
+    /// over (Weston's repaint window, 7 ms there too): enough to compose a
+    /// changed layer and commit; a picture handed over later goes up a
+    /// vblank later.
+    static let repaintWindow = Duration.milliseconds(6)
 
     init(head: any DisplayHead, clock: any HostClock, background: UInt32, onEvent: (@Sendable (String) -> Void)?) {
         self.head = head
         self.clock = clock
         self.background = background
         self.onEvent = onEvent
-        lastShown = clock.now()
     }
 
     /// A display on the KMS card and connector `options` name (the first
@@ -141,21 +142,24 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
         return (rect, assignment?[ObjectIdentifier(layer)])
     }
 
-    /// Hands over the picture in `buffer` and waits for the commit that
-    /// shows it; returns when it went up (or now, after `commitTimeout`).
-    func show(_ layer: DisplayLayer, buffer: Int) -> HostTime {
+    /// Hands over the picture in `buffer` for the first vblank at or after
+    /// `notBefore` and waits for the commit that shows it; returns when it
+    /// went up (or now, after `commitTimeout`, the picture withdrawn).
+    func show(_ layer: DisplayLayer, buffer: Int, notBefore: HostTime) -> HostTime {
         lock.withLock {
-            layer.latest = buffer
             layer.version += 1
-            requested += 1
-            let mine = requested
+            let mine = layer.version
+            layer.pending = (buffer, mine, notBefore)
             lock.broadcast()
-            let deadline = clock.now() + Self.commitTimeout
-            while committed < mine, !stopping {
-                if !lock.wait(untilMonotonic: deadline) { return clock.now() }
+            let deadline = max(notBefore, clock.now()) + Self.commitTimeout
+            while layer.committedVersion < mine, !stopping {
+                guard lock.wait(untilMonotonic: deadline) else {
+                    if layer.pending?.version == mine { layer.pending = nil }
+                    return clock.now()
+                }
             }
             layer.shown = true
-            return lastShown
+            return layer.shownAt ?? clock.now()
         }
     }
 
@@ -194,13 +198,29 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     }
 
     /// The display thread: waits for pictures (or a second, to look after
-    /// the display), then commits everything new at once.
+    /// the display), then commits everything due at once.
     private func run() {
         var nextLook = clock.now() + .seconds(1)
         while true {
             lock.lock()
-            while requested == committed, powerWanted == powerApplied, !redrawAll, !stopping, clock.now() < nextLook {
-                _ = lock.wait(untilMonotonic: nextLook)
+            var vblank: HostTime?
+            while !stopping {
+                let now = clock.now()
+                if powerWanted != powerApplied || redrawAll || now >= nextLook {
+                    vblank = head.nextVblank(after: now)
+                    break
+                }
+                guard let due = layers.compactMap(\.pending?.notBefore).min() else {
+                    _ = lock.wait(untilMonotonic: nextLook)
+                    continue
+                }
+                // Gather every layer's picture for the vblank the earliest is
+                // due on, until the repaint window before it.
+                vblank = head.nextVblank(after: max(now, due))
+                guard let vblank else { break }
+                let gather = vblank + .nanoseconds(-Self.repaintWindow.nanoseconds)
+                if now >= gather { break }
+                _ = lock.wait(untilMonotonic: min(gather, nextLook))
             }
             if stopping {
                 running = false
@@ -222,7 +242,7 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
             lock.unlock()
             if change == .remade { onEvent?("display \(head.name): \(head.summary)") }
             if let power { applyPower(power) }
-            commitOnce()
+            commitOnce(for: vblank)
         }
     }
 
@@ -239,17 +259,26 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
         }
     }
 
-    /// One commit: the layers as they are now.
-    private func commitOnce() {
-        let (snapshot, taken, redraw, powered) = lock.withLock { () -> ([LayerComposition.Layer], UInt64, Bool, Bool) in
+    /// One commit: the layers as they are now, with the pictures due at
+    /// `vblank` (all those handed over, where the head cannot tell).
+    private func commitOnce(for vblank: HostTime?) {
+        let (snapshot, taken, redraw, powered) = lock.withLock { () -> ([LayerComposition.Layer], [ObjectIdentifier: Int], Bool, Bool) in
+            var taken: [ObjectIdentifier: Int] = [:]
+            for layer in layers {
+                guard let pending = layer.pending, vblank.map({ pending.notBefore <= $0 }) ?? true else { continue }
+                layer.latest = pending.buffer
+                layer.latestVersion = pending.version
+                layer.pending = nil
+                taken[ObjectIdentifier(layer)] = pending.version
+            }
             let stack = ordered.map { layer in
                 let place = place(layer)
                 return LayerComposition.Layer(id: ObjectIdentifier(layer), settings: layer.storedSettings, rect: place?.rect,
                                               plane: place?.plane, onPlaneBuffers: layer.buffersOnPlane,
-                                              buffer: layer.latest.map { layer.buffers[$0] }, version: layer.version)
+                                              buffer: layer.latest.map { layer.buffers[$0] }, version: layer.latestVersion)
             }
             defer { redrawAll = false }
-            return (stack, requested, redrawAll, powerApplied)
+            return (stack, taken, redrawAll, powerApplied)
         }
         var shownAt = clock.now()
         if powered, !head.primary.isEmpty {
@@ -276,8 +305,11 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
             }
         }
         lock.withLock {
-            committed = max(committed, taken)
-            lastShown = shownAt
+            for layer in layers {
+                guard let version = taken[ObjectIdentifier(layer)] else { continue }
+                layer.committedVersion = version
+                layer.shownAt = shownAt
+            }
             lock.broadcast()
         }
     }
@@ -289,7 +321,7 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
             (head.screenSize, ordered.map { layer in
                 let rect = head.screenSize.flatMap { layer.storedSettings.frame.resolve(on: $0) }
                 return LayerComposition.Layer(id: ObjectIdentifier(layer), settings: layer.storedSettings, rect: rect, plane: nil,
-                                              onPlaneBuffers: false, buffer: layer.latest.map { layer.buffers[$0] }, version: layer.version)
+                                              onPlaneBuffers: false, buffer: layer.latest.map { layer.buffers[$0] }, version: layer.latestVersion)
             })
         }
         guard let size else { return nil }

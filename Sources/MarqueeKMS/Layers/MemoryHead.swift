@@ -11,12 +11,15 @@ final class MemoryHead: DisplayHead {
     let primaryEpoch = 0
     private let clock: any HostClock
     private var shown = 0
+    /// Vblank 0; they tick every `refreshInterval` from it, as NullVideoOutput's do.
+    private let origin: HostTime
     private var lastVblank: HostTime?
 
     init(width: Int, height: Int, clock: any HostClock, refreshRate: Double, background: UInt32) {
         let size = PixelSize(width: max(2, width & ~1), height: max(2, height & ~1))
         screenSize = size
         self.clock = clock
+        origin = clock.now()
         refreshInterval = .nanoseconds(Int64(1e9 / min(max(refreshRate.isNaN ? 60 : refreshRate, 1), 1000)))
         primary = (0..<2).map { _ in
             let buffer = MemoryBuffer(width: size.width, height: size.height)
@@ -35,11 +38,17 @@ final class MemoryHead: DisplayHead {
         MemoryBuffer(width: width, height: height)
     }
 
-    /// At the next vblank after the last: one commit per refresh, as a display takes them.
+    func nextVblank(after now: HostTime) -> HostTime? {
+        let period = refreshInterval.nanoseconds
+        var index = max(0, (now - origin).nanoseconds + period - 1) / period
+        if let last = lastVblank { index = max(index, (last - origin).nanoseconds / period + 1) }
+        return origin + .nanoseconds(index * period)
+    }
+
+    /// At the first vblank from now (never two commits in one).
     func commit(primary index: Int?, planes: [PlaneContent], changed: Set<UInt32>) throws -> HostTime {
         if let index { shown = index }
-        let now = clock.now()
-        let vblank = lastVblank.map { max($0 + refreshInterval, now) } ?? now
+        let vblank = nextVblank(after: clock.now())!
         clock.sleep(until: vblank)
         lastVblank = vblank
         return vblank

@@ -252,10 +252,13 @@ final class PresenterStage: EngineStage {
                 noteDrop(at: frame.timeline)
                 return nil
             case .present(let lead):
-                // Hand the frame over half a refresh early so the vblank it
-                // lands on is the one nearest its due time.
+                // Aim half a refresh early so the vblank it lands on is the
+                // one nearest its due time; hand it over earlier still where
+                // the output needs it so (a display gathering several layers).
                 let margin = (refresh ?? 0.002) / 2
-                if lead > margin { return now + .nanoseconds(Int64((lead - margin) * 1e9)) }
+                let early = output?.handoverLead.secondsDouble ?? 0
+                if lead > margin + early { return now + .nanoseconds(Int64((lead - margin - early) * 1e9)) }
+                target = now + .nanoseconds(Int64(max(0, lead - margin) * 1e9))
             }
         }
         present(frame, at: target, rate: rate)
