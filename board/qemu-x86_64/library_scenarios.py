@@ -66,7 +66,7 @@ def colour_clip(path, colour, freq, seconds):
 
 
 GUEST = r"""
-/mnt/host/playlist-app /mnt/host/blue.mp4 /mnt/host/broken.mp4 /mnt/host/red.mp4 >/tmp/app.log 2>/tmp/app.err &
+/mnt/host/playlist-app --corner /mnt/host/green.mp4 /mnt/host/blue.mp4 /mnt/host/broken.mp4 /mnt/host/red.mp4 >/tmp/app.log 2>/tmp/app.err &
 pid=$!
 # shoot NAME PATTERN: a capture one second after the app's log says PATTERN.
 shoot() {
@@ -87,10 +87,12 @@ echo "@@END"
 
 
 def scenario_library_app(board, out):
-    """Issue 14 must-show 1: docs/library.md's program, built as an outside
-    package on Marquee's products, plays a playlist (a blue clip, a broken
-    file, a red clip) on the display with sound: each capture shows its
-    clip's colour, the broken file is skipped with its name, the recorded
+    """Issue 14 must-show 1 and issue 38 must-show 5: docs/library.md's
+    program, built as an outside package on Marquee's products, plays a
+    playlist (a blue clip, a broken file, a red clip) on the display with
+    sound, and a green clip looping in a second layer in the top right
+    corner: each capture shows its clip's colour in the middle and green in
+    the corner, the broken file is skipped with its name, the recorded
     sound is the clips' tones, and the program prints its time-control
     changes and a periodic observer's times."""
     binary = build_app(board)
@@ -100,6 +102,7 @@ def scenario_library_app(board, out):
         shutil.copy2(binary, os.path.join(share, "playlist-app"))
         colour_clip(os.path.join(share, "blue.mp4"), "0x2040e0", 440, 6)
         colour_clip(os.path.join(share, "red.mp4"), "0xe02020", 660, 5)
+        colour_clip(os.path.join(share, "green.mp4"), "0x20c040", 880, 2)
         with open(os.path.join(share, "broken.mp4"), "wb") as f:
             f.write(b"\x00\x00\x00\x18ftypmp42" + os.urandom(4096))
         rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "hda", "--share", share],
@@ -125,7 +128,8 @@ def scenario_library_app(board, out):
     times = [float(l.split()[1]) for l in lines if l.startswith("time ")]
     whole = [t for t in times if abs(t - round(t)) < 0.05 and t >= 1]
     check(len(whole) >= 4, f"the periodic observer printed {times}, expected whole seconds of both clips")
-    check(lines[-1] == "finished", f"the program's last line is {lines[-1:]}, not finished")
+    check(lines[-1] == "finished; the corner layer was on screen",
+          f"the program's last line is {lines[-1:]}, not that it finished with the corner layer shown")
     # stderr: the program's own lines only (the sound card it opened), no libav log.
     stray = [l for l in errors.splitlines() if not l.startswith("playlist-app: audio device default:")]
     check(not stray, f"unexpected lines on stderr: {stray}")
@@ -137,12 +141,18 @@ def scenario_library_app(board, out):
         width, height, rows = board.read_png_rgb(path)
         centre = board.pixel(rows, width // 2, height // 2)
         check(board.near(centre, expected, 40), f"capture {name}: the centre is {centre}, expected about {expected}")
+        # The corner layer: 70-95 % across, 5-30 % down.
+        inset = board.pixel(rows, int(width * 0.825), int(height * 0.175))
+        check(board.near(inset, (0x20, 0xC0, 0x40), 40), f"capture {name}: the corner layer is {inset}, expected green")
+        outside = board.pixel(rows, int(width * 0.825), int(height * 0.4))
+        check(board.near(outside, expected, 40), f"capture {name}: below the corner layer is {outside}, expected {expected}")
         shots[name] = centre
     frequency, rms, loud = board.analyse_tone(os.path.join(out, "sound.wav"))
     check(rms > 1000, f"the recorded sound is silent (RMS {rms:.0f})")
     check(loud >= 5, f"only {loud:.1f} s of the recording is sound, expected most of 11 s")
     check(abs(frequency - 440) < 15 or abs(frequency - 660) < 15, f"the loudest tone is {frequency:.0f} Hz")
-    return (f"built from docs/library.md as an outside package; captures blue {shots['blue']}, red {shots['red']}; "
+    return (f"built from docs/library.md as an outside package; captures blue {shots['blue']}, red {shots['red']}, "
+            f"the green corner layer over both; "
             f"sound {loud:.1f} s, loudest {frequency:.0f} Hz at RMS {rms:.0f}; time control {control}; "
             f"{len(times)} observer times; broken file skipped")
 

@@ -143,7 +143,13 @@ final class KMSHead: DisplayHead {
 
     func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool]) -> [Int: UInt32] {
         guard let screen, screen.atomic != nil else { return [:] }
-        var assignment = LayerPlanes.assign(rects, composedOnly: composedOnly, planes: screen.overlays.map(\.id))
+        // `[display] plane` narrows what layers may have: none ("primary": all composed) or the one named.
+        let usable: [UInt32] = switch options.plane {
+        case .auto, .overlay: screen.overlays.map(\.id)
+        case .primary: []
+        case .id(let id): screen.overlays.map(\.id).filter { $0 == id }
+        }
+        var assignment = LayerPlanes.assign(rects, composedOnly: composedOnly, planes: usable)
         // The driver decides: what it refuses goes back to software, lowest layer first.
         while !assignment.isEmpty, !screen.accepts(assignment.map { (plane: $0.value, rect: rects[$0.key]) }) {
             assignment.removeValue(forKey: assignment.keys.min()!)

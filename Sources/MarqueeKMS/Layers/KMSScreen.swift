@@ -4,7 +4,7 @@ import Glibc
 import MarqueeCore
 
 /// A connected connector as a `KMSHead` drives it: the CRTC, the mode, the
-/// primary plane with three screen-sized buffers the composed layers go
+/// primary plane with four screen-sized buffers the composed layers go
 /// into, and the overlay planes that can show XRGB8888 on this CRTC,
 /// bottom first. Builds and makes every commit of the head.
 final class KMSScreen {
@@ -58,9 +58,15 @@ final class KMSScreen {
         saved = SavedCRTC(device: device, crtc: crtc, connector: connector.id)
     }
 
+    /// One on screen, one queued and two to compose into: vkms (under
+    /// QEMU's TCG) was measured still reading the buffer two flips back
+    /// after the flip event; with three, a composition into it showed as a
+    /// wrong frame (CRC) about once a second.
+    static let screenBuffers = 4
+
     private static func buffers(device: DRMDevice, mode: DisplayMode, background: UInt32) throws(KMSError) -> [DumbBuffer] {
         var made: [DumbBuffer] = []
-        for _ in 0..<3 {
+        for _ in 0..<Self.screenBuffers {
             let buffer = try DumbBuffer(device: device, width: mode.width, height: mode.height, fourcc: marquee_drm_format_xrgb8888())
             buffer.fill(rgb: background)
             made.append(buffer)

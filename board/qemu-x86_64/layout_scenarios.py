@@ -1,0 +1,223 @@
+"""Screen layouts on the board (issue 38): `[[layer]]` zones, each its own
+player, on one display. On bochs (a primary plane only) every layer is
+composed in software and each zone of a capture is checked against ffmpeg's
+rendering of what it plays; on vkms (overlay planes) the video layer goes on
+a plane of its own and the screen's CRC is the one of the same layout
+composed in software.
+
+Imported by `scenarios`, which passes itself as `board`.
+"""
+
+import math
+import os
+import tempfile
+
+from kms_scenarios import SCREEN, SETTLE_S, ffmpeg, marquee_errors, placement
+
+# Where the zones are, on bochs's 1280x800 and on vkms's 1024x768 alike.
+VIDEO_RECT = (64, 80, 640, 360)     # a 320x180 clip, scaled by 2
+PICTURE_RECT = (736, 80, 256, 192)  # 320x240 pictures, scaled by 0.8
+SEGMENT_S = 2.0                     # the clip: four still pictures, 2 s each
+PICTURE_S = 3.0                     # each picture's duration in its playlist
+MINIMUM_DB = 35.0
+
+
+def layout_toml(video, pictures, extra=""):
+    items = ", ".join(f'{{ path = "{name}", duration = {PICTURE_S} }}' for name in pictures)
+    return f"""[playback]
+loop = "playlist"
+{extra}
+[playlists.offers]
+items = [{items}]
+loop = "playlist"
+
+[[layer]]
+name = "video"
+rect = {list(VIDEO_RECT)}
+items = ["{video}"]
+
+[[layer]]
+name = "offers"
+rect = {list(PICTURE_RECT)}
+playlist = "offers"
+"""
+
+
+def make_segments(share):
+    """segments.mp4: testsrc2's pictures at 0, 1, 2 and 3 s, each held for
+    SEGMENT_S (lossless, so every frame of a segment is the same), and the
+    four pictures as PNGs."""
+    stills = []
+    for index in range(4):
+        png = os.path.join(share, f"segment{index}.png")
+        ffmpeg("-f", "lavfi", "-i", f"testsrc2=size=320x180:rate=1:duration=4", "-vf", f"select=eq(n\\,{index})",
+               "-frames:v", "1", png)
+        stills.append(png)
+    listing = os.path.join(share, "segments.txt")
+    with open(listing, "w") as f:
+        for png in stills:
+            f.write(f"file '{png}'\nduration {SEGMENT_S}\n")
+        f.write(f"file '{stills[-1]}'\n")
+    ffmpeg("-f", "concat", "-safe", "0", "-i", listing, "-vf", "fps=25", "-c:v", "libx264", "-qp", "0",
+           "-pix_fmt", "yuv420p", "-t", str(4 * SEGMENT_S), os.path.join(share, "segments.mp4"))
+    return stills
+
+
+def make_pictures(share):
+    """Two 320x240 pictures unlike each other and unlike the clip."""
+    names = []
+    for name, source in (("offer-a.png", "smptebars"), ("offer-b.png", "rgbtestsrc")):
+        ffmpeg("-f", "lavfi", "-i", f"{source}=size=320x240:rate=1", "-frames:v", "1", os.path.join(share, name))
+        names.append(name)
+    return names
+
+
+def zone_reference(source, size, rect, out_path, at=0.0):
+    """`source`'s picture at `at` seconds placed in `rect` as a layer places
+    it (resizeAspect), as raw RGB of the rect's size: decoded from the file
+    the player plays, 4:2:0 and all, and scaled and converted in one step."""
+    _, _, width, height = rect
+    (cx, cy, cw, ch), (dx, dy, dw, dh) = placement(*size, "resizeAspect", screen=(width, height))
+    chain = f"crop={cw}:{ch}:{cx}:{cy},scale={dw}:{dh}:flags=bilinear,pad={width}:{height}:{dx}:{dy}:black"
+    ffmpeg("-ss", str(at), "-i", source, "-frames:v", "1", "-vf", chain, "-f", "rawvideo", "-pix_fmt", "rgb24", out_path)
+    return open(out_path, "rb").read()
+
+
+def crop(rows, rect):
+    x, y, width, height = rect
+    return b"".join(row[x * 3:(x + width) * 3] for row in rows[y:y + height])
+
+
+def psnr(a, b):
+    mse = sum((p - q) * (p - q) for p, q in zip(a, b)) / len(a)
+    return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def best_match(zone, references):
+    """(index, dB) of the reference the zone is nearest to."""
+    scores = [psnr(zone, reference) for reference in references]
+    best = max(range(len(scores)), key=lambda i: scores[i])
+    return best, scores[best]
+
+
+def scenario_kms_layout(board, out):
+    """Must-show 1: a looping clip in one zone and a looping pair of
+    pictures in another, on bochs. Six captures 1.3 s apart: each zone
+    matches one of its content's ffmpeg renderings at >= 35 dB, outside the
+    zones the screen is the background, and both zones change on their own
+    durations (the clip's segments every 2 s, the pictures every 3 s)."""
+    os.makedirs(out, exist_ok=True)
+    share = tempfile.mkdtemp(prefix="layout-share-")
+    stills = make_segments(share)
+    pictures = make_pictures(share)
+    with open(os.path.join(share, "layout.toml"), "w") as f:
+        f.write(layout_toml("segments.mp4", pictures))
+    shots = [f"t{i}" for i in range(6)]
+    command = f"""
+marquee play --config /mnt/host/layout.toml --audio-out null >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+sleep {SETTLE_S}
+for name in {' '.join(shots)}; do shot $name; usleep 1300000; done
+kill -TERM $pid; wait $pid; echo "exit $?"
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "bochs", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
+    board.check("exit 0" in stdout, f"marquee did not exit 0:\n{stdout}")
+    clip = os.path.join(share, "segments.mp4")
+    video_refs = [zone_reference(clip, (320, 180), VIDEO_RECT, os.path.join(share, f"v{i}.rgb"), at=(i + 0.5) * SEGMENT_S)
+                  for i in range(len(stills))]
+    picture_refs = [zone_reference(os.path.join(share, name), (320, 240), PICTURE_RECT, os.path.join(share, f"p{i}.rgb"))
+                    for i, name in enumerate(pictures)]
+    seen_video, seen_pictures, worst = [], [], math.inf
+    for name in shots:
+        width, height, rows = board.read_png_rgb(os.path.join(out, f"{name}.png"))
+        board.check((width, height) == SCREEN, f"{name}.png is {width}x{height}")
+        video, video_db = best_match(crop(rows, VIDEO_RECT), video_refs)
+        picture, picture_db = best_match(crop(rows, PICTURE_RECT), picture_refs)
+        board.check(video_db >= MINIMUM_DB, f"{name}: the video zone is {video_db:.1f} dB from its nearest segment ({video})")
+        board.check(picture_db >= MINIMUM_DB, f"{name}: the picture zone is {picture_db:.1f} dB from its nearest picture ({picture})")
+        # Between and around the zones: the background, black.
+        for x, y in ((8, 8), (720, 300), (1270, 790), (400, 600)):
+            board.check(board.pixel(rows, x, y) == (0, 0, 0), f"{name}: ({x}, {y}) is {board.pixel(rows, x, y)}, not the background")
+        seen_video.append(video)
+        seen_pictures.append(picture)
+        worst = min(worst, video_db, picture_db)
+    board.check(len(set(seen_video)) >= 3, f"the video zone showed segments {seen_video}: it did not play on")
+    board.check(len(set(seen_pictures)) == 2, f"the picture zone showed {seen_pictures}: its playlist did not advance")
+    board.check(seen_video != seen_pictures, "both zones changed in step: they should follow their own durations")
+    return (f"6 captures: video zone segments {' '.join(map(str, seen_video))}, picture zone {' '.join(map(str, seen_pictures))}; "
+            f"every zone >= {worst:.1f} dB from ffmpeg's rendering")
+
+
+def plane_blocks(state):
+    """debugfs `state`'s planes: {name: {field: value}} for those with a framebuffer."""
+    planes, current = {}, None
+    for line in state.splitlines():
+        if line.startswith("plane["):
+            current = planes.setdefault(line.split(":")[0], {})
+        elif current is not None and "=" in line and line.startswith(("\t", " ")):
+            key, value = (part.strip() for part in line.split("=", 1))
+            current.setdefault(key, value)
+        elif not line.startswith(("\t", " ")):
+            current = None
+    return {name: fields for name, fields in planes.items() if fields.get("fb", "0") != "0"}
+
+
+def scenario_kms_layout_vkms(board, out):
+    """Must-show 2: the same layout (a still clip and one picture, so the
+    screen does not change) on vkms, whose overlay planes take a layer at
+    its size: the video layer is on an overlay plane of its own, at its
+    rect, with a buffer marquee allocated (debugfs state); and the composed
+    screen's CRC equals the CRC of the same layout with every layer composed
+    in software (`--plane primary`), the path kms-layout checks against
+    ffmpeg on bochs."""
+    os.makedirs(out, exist_ok=True)
+    share = tempfile.mkdtemp(prefix="layout-share-")
+    stills = make_segments(share)
+    ffmpeg("-loop", "1", "-framerate", "25", "-i", stills[1], "-t", "3", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p",
+           os.path.join(share, "still.mp4"))
+    pictures = make_pictures(share)
+    with open(os.path.join(share, "layout.toml"), "w") as f:
+        f.write(layout_toml("still.mp4", pictures[:1]))
+    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
+for plane in auto primary; do
+  marquee play --config /mnt/host/layout.toml --audio-out null --plane $plane >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+  sleep {SETTLE_S}
+  echo "early $plane: $(crcs)"
+  sleep 6
+  echo "crc $plane: $(crcs)"
+  cp /sys/kernel/debug/dri/0/state /mnt/host/state-$plane.txt
+  kill -TERM $pid; wait $pid; echo "exit $plane $?"
+done
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
+    for plane in ("auto", "primary"):
+        board.check(f"exit {plane} 0" in stdout, f"marquee --plane {plane} did not exit 0:\n{stdout}")
+    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if l.startswith("crc ") and ": " in l)
+    auto, primary = (lines.get(f"crc {k}", "").split() for k in ("auto", "primary"))
+    early = {k: v for k, v in (l.split(": ", 1) for l in stdout.splitlines() if l.startswith("early ") and ": " in l)}
+    board.check(len(auto) == 1 and len(primary) == 1,
+                f"a still layout should give one CRC each: auto {auto}, primary {primary} (6 s earlier: {early})")
+    board.check(auto == primary, f"with planes the screen's CRC {auto} differs from the software composition's {primary}")
+    x, y, width, height = VIDEO_RECT
+    position = f"{width}x{height}+{x}+{y}"
+    with_planes = plane_blocks(open(os.path.join(share, "state-auto.txt")).read())
+    composed = plane_blocks(open(os.path.join(share, "state-primary.txt")).read())
+    video_plane = [name for name, fields in with_planes.items() if fields.get("crtc-pos") == position]
+    board.check(video_plane, f"no plane at the video's rect {position}: {with_planes}")
+    board.check(with_planes[video_plane[0]].get("allocated by", "").startswith("marquee"),
+                f"{video_plane[0]} at the video's rect does not show marquee's buffer: {with_planes[video_plane[0]]}")
+    board.check(len(composed) == 1, f"--plane primary should leave one plane in use, the primary: {composed}")
+    return (f"video layer on {video_plane[0]} at {position}, {len(with_planes)} planes in use; CRC {auto[0]} = "
+            f"all layers composed in software")
+
+
+SCENARIOS = {
+    "kms-layout": scenario_kms_layout,
+    "kms-layout-vkms": scenario_kms_layout_vkms,
+}
