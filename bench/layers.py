@@ -72,6 +72,7 @@ def ffmpeg(*args):
 
 def guest_script(order):
     lines = ["""
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 frames() { wget -qO- http://127.0.0.1:%d/status | tr ',' '\\n' | grep -m1 framesPresented | tr -dc 0-9; }
 ticks() { awk '{ print $14 + $15 }' /proc/$pid/stat; }
 """ % PORT]
@@ -104,9 +105,10 @@ def main():
     order = [SETUPS[(rep + i) % len(SETUPS)] for rep in range(args.reps) for i in range(len(SETUPS))]
     out = os.path.join(OUT, "layers-board")
     os.makedirs(out, exist_ok=True)
-    proc = subprocess.run([RUN, "--out", out, "--display", "vkms", "--audio", "none", "--share", share, "--",
-                           guest_script(order)], capture_output=True, text=True,
-                          timeout=120 + len(order) * (SETTLE_S + WINDOW_S + 10))
+    budget = 60 + len(order) * (SETTLE_S + WINDOW_S + 10)
+    proc = subprocess.run([RUN, "--out", out, "--display", "vkms", "--audio", "none", "--share", share,
+                           "--timeout", str(budget), "--", guest_script(order)],
+                          capture_output=True, text=True, timeout=budget + 60)
     if proc.returncode != 0:
         sys.exit(f"the board run failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
     errors_path = os.path.join(share, "errors.txt")

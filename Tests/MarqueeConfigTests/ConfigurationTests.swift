@@ -75,6 +75,35 @@ import Testing
         #expect(again.tomlText == text)
     }
 
+    /// check-config prints a layout too, and it reads back as the same one.
+    @Test func aLayoutReadsBackAsItself() throws {
+        let configuration = try MarqueeConfiguration.parse("""
+            [playlists.offers]
+            items = [{ path = "a.png", duration = 8.0 }]
+
+            [[layer]]
+            name = "video"
+            rect = [0, 0, "70%", "100%"]
+            items = ["promo.mp4"]
+            display = "HDMI-A-1"
+
+            [[layer]]
+            rect = ["70%", 0, "30%", 1080]
+            z = 5
+            gravity = "resizeAspectFill"
+            background = "#202020"
+            opacity = 0.5
+            playlist = "offers"
+            audio = true
+            """)
+        let text = configuration.tomlText
+        #expect(text.contains("[[layer]]\nname = \"layer 2\"\nrect = [\"70%\", 0, \"30%\", 1080]\nz = 5\n"), "\(text)")
+        let again = try MarqueeConfiguration.parse(text)
+        #expect(again.layers.count == 2)
+        #expect(again == configuration, "\(text)")
+        #expect(again.mainLayerIndex == 1)
+    }
+
     /// Must-show 4 at the library level: a typo, a wrong type and an
     /// out-of-range value are all reported, each at its line and column.
     @Test func aTypoAWrongTypeAndARangeErrorAreAllReported() {

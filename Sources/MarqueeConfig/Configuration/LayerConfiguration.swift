@@ -144,3 +144,12 @@ extension MarqueeConfiguration {
 
     public var mainLayer: LayerConfiguration? { mainLayerIndex.map { layers[$0] } }
 }
+
+extension LayerConfiguration {
+    /// Where the table stands in the file is not part of the layout: the
+    /// same layer written elsewhere (or printed by check-config) is equal.
+    public static func == (a: LayerConfiguration, b: LayerConfiguration) -> Bool {
+        a.name == b.name && a.rect == b.rect && a.z == b.z && a.gravity == b.gravity && a.background == b.background
+            && a.opacity == b.opacity && a.display == b.display && a.content == b.content && a.audio == b.audio
+    }
+}

@@ -42,6 +42,18 @@ extension MarqueeConfiguration {
         ])
         lines.append("")
         lines += scheduleSections()
+        for layer in layers {
+            var pairs = [("name", quote(layer.name)), ("rect", layer.rect.description), ("z", String(layer.z)),
+                         ("gravity", quote(layer.gravity.rawValue)), ("background", quote(layer.background.description)),
+                         ("opacity", float(layer.opacity))]
+            if let display = layer.display { pairs.append(("display", quote(display))) }
+            switch layer.content {
+            case .playlist(let name): pairs.append(("playlist", quote(name)))
+            case .items(let items): pairs.append(("items", "[" + items.map(entry).joined(separator: ", ") + "]"))
+            }
+            if let audio = layer.audio { pairs.append(("audio", String(audio))) }
+            section("[[layer]]", pairs)
+        }
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
         section("[controls.socket]", [("path", quote(controls.socket.path))])
         section("[controls.http]", [

@@ -45,8 +45,6 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// nothing can play, relative to the file's folder; "" for none
         /// (the background colour while waiting).
         public var splash = ""
-        /// The same layout on every connected display.
-        public var mirror = false
     }
 
     /// `[decode]`: how video is decoded.

@@ -31,6 +31,8 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
     /// The last version a commit carried, and when it went up.
     var committedVersion = 0
     var shownAt: HostTime?
+    /// The screen size it was last said to be off of (said once per size and frame).
+    var offScreenNoted: PixelSize?
     var shown = false
     /// The order layers were added in, which breaks ties of `zPosition`.
     let order: Int

@@ -116,6 +116,7 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     func change(_ layer: DisplayLayer, _ edit: (DisplayLayer) -> Void) {
         lock.withLock {
             edit(layer)
+            layer.offScreenNoted = nil
             assignment = nil
             redrawAll = true
             lock.broadcast()
@@ -125,7 +126,14 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     /// Where a layer is on the screen and whether it has a plane; nil while
     /// the display is not there or the layer is off it. Under the lock.
     func place(_ layer: DisplayLayer) -> (rect: PixelRect, plane: UInt32?)? {
-        guard let screen = head.screenSize, let rect = layer.storedSettings.frame.resolve(on: screen) else { return nil }
+        guard let screen = head.screenSize else { return nil }
+        guard let rect = layer.storedSettings.frame.resolve(on: screen) else {
+            if layer.offScreenNoted != screen {
+                layer.offScreenNoted = screen
+                onEvent?("display \(head.name): a layer at \(layer.storedSettings.frame) is off the \(screen) screen; not shown")
+            }
+            return nil
+        }
         if assignment == nil {
             let stack = ordered.compactMap { layer -> (DisplayLayer, PixelRect)? in
                 guard !layer.storedSettings.isHidden, layer.storedSettings.opacity > 0,
