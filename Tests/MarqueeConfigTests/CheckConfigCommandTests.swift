@@ -78,6 +78,31 @@ import Testing
         #expect(result.stderr.contains("\(path):4:10: controls.gpio[0].action: unknown command 'paws' (did you mean 'pause'?)"))
     }
 
+    /// Issue 38, must-show 6: a bad `[[layer]]` is refused at FILE:LINE:COLUMN
+    /// with the line quoted and a caret under the value, and a non-zero exit.
+    @Test func aBadLayerIsRefusedAtItsPlace() async throws {
+        let path = try Self.write("""
+            [[layer]]
+            name = "main"
+            rect = [0, 0, 0, 100]
+            items = ["a.mp4"]
+
+            [[layer]]
+            name = "side"
+            playlist = "ticker"
+            """)
+        let result = try await Self.marquee(["check-config", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        let headlines = result.stderr.split(separator: "\n").filter { $0.hasPrefix(path) }
+        #expect(headlines == [
+            "\(path):3:15: layer[0].rect: width is 0: a layer must have a size",
+            "\(path):8:12: layer[1].playlist: no [playlists.ticker] in the file",
+        ], "\(result.stderr)")
+        #expect(result.stderr.contains("    3 | rect = [0, 0, 0, 100]\n      |               ^"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("marquee: \(path): 2 problems\n"), "\(result.stderr)")
+    }
+
     @Test func theShippedDefaultChecksClean() async throws {
         let result = try await Self.marquee(["check-config", ConfigurationTests.defaultFile])
         #expect(result.status == 0, "\(result.stderr)")

@@ -78,6 +78,72 @@ import Testing
         #expect(await player.waitForExit() == 0)
     }
 
+    /// Issue 38, must-show 6: a `[[layer]]` layout reloaded with an error
+    /// (a layer naming a playlist the file lacks) is refused at its
+    /// line:column, and the running layout is kept: `GET /status` still
+    /// lists the two layers the player started with.
+    @Test func aBadLayerOnReloadKeepsTheRunningLayout() async throws {
+        let setup = try await Blocking.run { try Setup() }
+        let port = try Loopback.freePort()
+        func layout(side playlist: String) -> String {
+            """
+            [playback]
+            loop = "playlist"
+            [controls.http]
+            listen = "127.0.0.1:\(port)"
+            [playlists.side]
+            items = ["b.mp4"]
+            [[layer]]
+            name = "main"
+            rect = [0, 0, "50%", "100%"]
+            items = ["a.mp4"]
+            [[layer]]
+            name = "side"
+            rect = ["50%", 0, 960, "100%"]
+            playlist = "\(playlist)"
+            """
+        }
+        try setup.write(layout(side: "side"))
+        let player = try PlayerProcess(["play", "--config", setup.config, "--video-out", "null", "--audio-out", "null"])
+        /// `GET /status`'s layers, each "NAME RECT z=Z".
+        @Sendable func layers() throws -> [String] {
+            let result = try Command.run("curl", ["-s", "-S", "--max-time", "10", "http://127.0.0.1:\(port)/status"], timeout: 20)
+            let status = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let layers = status?["layers"] as? [[String: Any]] ?? []
+            return layers.map { "\($0["name"] as? String ?? "?") \($0["rect"] as? String ?? "?") z=\($0["z"] as? Int ?? -1)" }
+        }
+        let original = ["main [0, 0, \"50%\", \"100%\"] z=0", "side [\"50%\", 0, 960, \"100%\"] z=1"]
+        #expect(try await player.status()["source"] == "\(setup.folder)/a.mp4")
+        var before: [String] = []
+        for _ in 0..<100 where before != original {
+            before = (try? await Blocking.run { try layers() }) ?? []
+            if before != original { try await Blocking.sleep(0.1) }
+        }
+        #expect(before == original)
+
+        // Line 14, column 12: the value of the second layer's playlist.
+        try setup.write(layout(side: "sidebar"))
+        #expect(try await player.reply("reload") == "error: reload: \(setup.config) has 1 problem, keeping the previous configuration: "
+            + "\(setup.config):14:12: layer[1].playlist: no [playlists.sidebar] in the file")
+        #expect(await player.stderrContains("    14 | playlist = \"sidebar\"\n       |            ^"), "\(player.stderr)")
+        #expect(try await Blocking.run { try layers() } == original)
+        let status = try await player.status()
+        #expect(status["state"] == "playing" && status["source"] == "\(setup.folder)/a.mp4", "\(status)")
+
+        // SIGHUP reads it the same way.
+        let problem = "\(setup.config):14:12: layer[1].playlist: no [playlists.sidebar] in the file"
+        kill(player.pid, SIGHUP)
+        var told = false
+        for _ in 0..<100 where !told {
+            told = player.stderr.components(separatedBy: problem).count == 3
+            if !told { try await Blocking.sleep(0.1) }
+        }
+        #expect(told, "\(player.stderr)")
+        #expect(try await Blocking.run { try layers() } == original)
+        #expect(try await player.reply("quit") == "ok quitting")
+        #expect(await player.waitForExit() == 0)
+    }
+
     @Test func onErrorStopEndsWithStatusOne() async throws {
         let setup = try await Blocking.run { try Setup() }
         try setup.write("[playback]\nplaylist = [\"missing.mp4\", \"a.mp4\"]\non_error = \"stop\"\n[controls.stdin]\nenabled = false\n")

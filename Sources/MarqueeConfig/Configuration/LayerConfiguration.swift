@@ -98,8 +98,11 @@ extension MarqueeConfiguration {
                 lengths.append(.pixels(count))
             } else if let text = part.string, text.hasSuffix("%"), let share = Double(text.dropLast()), share.isFinite {
                 lengths.append(.percent(share))
+            } else if let pixels = part.integer {
+                reader.error("rect", "\(field) \(pixels) is out of range -32768...32768", at: part.location)
+                return nil
             } else {
-                reader.error("rect", "\(field) must be a number of pixels or a percentage like \"25%\", found \(part.string.map { "'\($0)'" } ?? part.typeName)",
+                reader.error("rect", "\(field) must be a number of pixels or a percentage like \"25%\", found \(part.string.map { "'\($0)'" } ?? reader.article(part.typeName))",
                              at: part.location)
                 return nil
             }

@@ -197,7 +197,7 @@ final class TableReader {
         }
     }
 
-    private func article(_ typeName: String) -> String {
+    func article(_ typeName: String) -> String {
         (["a", "e", "i", "o", "u"].contains(typeName.prefix(1)) ? "an " : "a ") + typeName
     }
 
