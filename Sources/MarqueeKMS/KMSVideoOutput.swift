@@ -72,13 +72,7 @@ public final class KMSVideoOutput: ScanOutOutput {
         guard let connector = named ?? inventory.connectors.first(where: \.isConnected), connector.isConnected else {
             throw KMSError.noDisplay("connector", device: device.path, detail: "no connected display (have: \(names))")
         }
-        guard let mode = options.mode.choose(from: connector.modes, frameRate: options.frameRate) else {
-            throw KMSError(call: "mode", code: EINVAL, device: device.path,
-                           detail: "\(connector.name) has no mode \(options.mode) (has: \(connector.modes.map(\.description).joined(separator: ", ")))")
-        }
-        guard let crtc = connector.currentCRTC ?? connector.possibleCRTCs.first else {
-            throw KMSError(call: "crtc", code: ENODEV, device: device.path, detail: "no CRTC can drive \(connector.name)")
-        }
+        let (mode, crtc) = try connector.modeAndCRTC(options, device: device)
         self.connector = connector
         self.mode = mode
         screenSize = PixelSize(width: mode.width, height: mode.height)

@@ -25,13 +25,7 @@ final class KMSScreen {
     private var planesUp: Set<UInt32> = []
 
     init(device: DRMDevice, inventory: DisplayInventory, connector: ConnectorInfo, options: KMSOptions) throws(KMSError) {
-        guard let mode = options.mode.choose(from: connector.modes, frameRate: options.frameRate) else {
-            throw KMSError(call: "mode", code: EINVAL, device: device.path,
-                           detail: "\(connector.name) has no mode \(options.mode) (has: \(connector.modes.map(\.description).joined(separator: ", ")))")
-        }
-        guard let crtc = connector.currentCRTC ?? connector.possibleCRTCs.first else {
-            throw KMSError(call: "crtc", code: ENODEV, device: device.path, detail: "no CRTC can drive \(connector.name)")
-        }
+        let (mode, crtc) = try connector.modeAndCRTC(options, device: device)
         self.device = device
         self.connector = connector
         self.mode = mode
