@@ -92,12 +92,8 @@ final class DumbBuffer: ComposedBuffer {
     /// Paints `rect` one colour, 0xRRGGBB (XRGB8888 buffers; NV12 ones are repainted whole).
     func fill(_ rect: PixelRect, rgb: UInt32) {
         guard fourcc != marquee_drm_format_nv12() else { return fill(rgb: rgb) }
-        let pixel = rgb & 0xffffff
-        let x = max(0, rect.x), width = min(rect.width, self.width - x)
-        guard width > 0 else { return }
-        let top = max(0, rect.y)
-        Blend.fill(base: planes[0].base, bytesPerRow: planes[0].bytesPerRow,
-                   PixelRect(x: x, y: top, width: width, height: min(rect.y + rect.height, height) - top), pixel: pixel)
+        guard let area = rect.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
+        Blend.fill(base: planes[0].base, bytesPerRow: planes[0].bytesPerRow, area, pixel: rgb & 0xffffff)
     }
 
     var isNV12: Bool { fourcc == marquee_drm_format_nv12() }

@@ -122,11 +122,8 @@ final class MemoryBuffer: ComposedBuffer {
     func fill(rgb: UInt32) { pixels.update(repeating: rgb & 0xffffff, count: width * height) }
 
     func fill(_ rect: PixelRect, rgb: UInt32) {
-        let x = max(0, rect.x), columns = min(rect.width, width - x)
-        guard columns > 0 else { return }
-        let top = max(0, rect.y)
-        Blend.fill(base: UnsafeMutableRawPointer(pixels), bytesPerRow: width * 4,
-                   PixelRect(x: x, y: top, width: columns, height: min(rect.y + rect.height, height) - top), pixel: rgb & 0xffffff)
+        guard let area = rect.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
+        Blend.fill(base: UnsafeMutableRawPointer(pixels), bytesPerRow: width * 4, area, pixel: rgb & 0xffffff)
     }
 
     func planes(inside rect: PixelRect) -> [MutableImagePlane] {
