@@ -111,6 +111,44 @@ import Testing
         #expect(Self.mean(screen.rgb, 320, PixelRect(x: 160, y: 120, width: 160, height: 120)).rounded() == 128)
     }
 
+    /// `[display] mirror`: one layout on two displays. The player draws
+    /// once; the second display shows the same pixels, and a third of
+    /// another size shows the picture at its own size (its layer placed
+    /// by `%`, scaled from the first display's picture).
+    @Test func aMirroredLayoutShowsTheSamePictureOnEveryDisplay() async throws {
+        let clock = MonotonicClock()
+        let mirror = MirroredDisplay([
+            LayeredDisplay.memory(width: Self.screen.width, height: Self.screen.height, clock: clock, name: "one"),
+            LayeredDisplay.memory(width: Self.screen.width, height: Self.screen.height, clock: clock, refreshRate: 50, name: "two"),
+            LayeredDisplay.memory(width: Self.screen.width * 2, height: Self.screen.height * 2, clock: clock, name: "big"),
+        ])
+        defer { mirror.close() }
+        let configuration = PlayerConfiguration(videoOutput: nil, audioOutput: nil, hardwareDecoding: .software)
+        let video = PlayerLayer(display: mirror, settings: LayerSettings(frame: LayerRect(x: .pixels(0), y: .pixels(0), width: .percent(50),
+                                                                                       height: .percent(100))),
+                                items: [PlayerItem(source: try Fixtures.path(Self.videoRecipe))], configuration: configuration)
+        defer { video.remove() }
+        #expect(video.placement == Self.videoRect)
+        let shown = await video.player.seek(to: MediaTime(seconds: 0.08, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(shown)
+        try await Self.waitUntil { mirror.displays.allSatisfy { $0.stack.allSatisfy(\.isReadyForDisplay) } }
+        let screens = try mirror.displays.map { try #require($0.screen()) }
+        let reference = try Self.reference(try Fixtures.path(Self.videoRecipe), in: Self.videoRect.size, sampleAspect: 8.0 / 9,
+                                           turn: ["hflip", "transpose=cclock"], readAs: "in_range=tv:in_color_matrix=bt601", pad: 0)
+        let first = Fidelity.psnr(Self.crop(screens[0].rgb, Self.videoRect), reference)
+        #expect(first >= 35, "first display: \(first) dB")
+        #expect(screens[1].rgb == screens[0].rgb, "the second display differs from the first")
+        // Twice the size: each pixel of the first display's picture twice across and down.
+        let big = Self.crop(screens[2].rgb, PixelRect(x: 0, y: 0, width: 640, height: 720), screenWidth: 1280)
+        var halved: [UInt8] = []
+        for y in stride(from: 0, to: 720, by: 2) {
+            for x in stride(from: 0, to: 640, by: 2) { halved += big[(y * 640 + x) * 3..<(y * 640 + x) * 3 + 3] }
+        }
+        let scaled = Fidelity.psnr(halved, Self.crop(screens[0].rgb, Self.videoRect))
+        #expect(scaled >= 35, "the larger display: \(scaled) dB")
+        #expect(Self.crop(screens[2].rgb, PixelRect(x: 640, y: 0, width: 640, height: 720), screenWidth: 1280).allSatisfy { $0 == 0 })
+    }
+
     static func waitUntil(_ condition: () -> Bool) async throws {
         let deadline = Date(timeIntervalSinceNow: 30)
         while !condition() {

@@ -100,10 +100,12 @@ struct HTTPRoutes: HTTPHandler {
             width = value
         }
         if let layout = controls.screen.layout {
-            if let name = query["display"], name != layout.display.name {
-                return .text(404, "display=\(name.prefix(40)): no such display (have: \(layout.display.name))")
+            let display = query["display"].map(layout.display(named:)) ?? layout.displays.first
+            guard let display else {
+                let names = layout.displays.map(\.name).joined(separator: ", ")
+                return .text(404, "display=\(query["display"]!.prefix(40)): no such display (have: \(names))")
             }
-            guard let screen = layout.display.screen() else { return .text(503, "display \(layout.display.name) is not there") }
+            guard let screen = display.screen() else { return .text(503, "display \(display.name) is not there") }
             do {
                 return HTTPResponse(status: 200, contentType: "image/png",
                                     body: .bytes(try ScreenCapture().png(rgb: screen.rgb, width: screen.width, height: screen.height, scaledWidth: width)))

@@ -36,7 +36,7 @@ public struct Show: Sendable {
         player.loopMode = options.loop
         player.loopPasses = options.loops
         player.volume = Float(options.configuration.audio.volume)
-        let display = layout?.display.summary ?? Self.describe(configuration.videoOutput, chosen: options.videoOut)
+        let display = layout?.summary ?? Self.describe(configuration.videoOutput, chosen: options.videoOut)
         // Following the player before it plays, so the first item is on the log.
         let recorder = openPlayLog(display: display)
         recorder?.follow(player)
@@ -156,7 +156,7 @@ public struct Show: Sendable {
         guard layered else { return (configuration, nil) }
         let log = ControlLog(level: options.configuration.log.level)
         let layout = try ShowLayout(options: options, clock: videoClock, base: configuration, log: log)
-        log.info("display: \(layout.display.summary)")
+        for display in layout.displays { log.info("display: \(display.summary)") }
         configuration.videoOutput = ProcessInfo.processInfo.environment[Self.firstFrameVariable] != nil
             ? FirstFrameReporter.wrapping(layout.main, skipping: showsSplash ? 1 : 0) : layout.main
         if options.configuration.mainLayer?.audio == false { configuration.audioOutput = nil }

@@ -152,6 +152,7 @@ extension MarqueeConfiguration.Display {
         }
         reader.read(&background, "background", described: "a colour like \"#RRGGBB\"", parse: RGBColor.init)
         reader.read(&splash, "splash")
+        reader.read(&mirror, "mirror")
         reader.finish()
     }
 }

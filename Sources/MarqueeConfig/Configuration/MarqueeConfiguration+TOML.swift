@@ -17,6 +17,7 @@ extension MarqueeConfiguration {
             ("plane", { if case .id(let id) = display.plane { String(id) } else { quote(display.plane.description) } }()),
             ("gravity", quote(display.gravity.rawValue)), ("rotation", display.rotation.map(String.init) ?? quote("auto")),
             ("background", quote(display.background.description)), ("splash", quote(display.splash)),
+            ("mirror", String(display.mirror)),
         ])
         section("[decode]", [
             ("hwaccel", quote(decode.hwaccel.rawValue)), ("device", quote(decode.device)), ("threads", String(decode.threads)),

@@ -41,6 +41,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         public var rotation: Int?
         /// What fills the screen around the picture.
         public var background = RGBColor(red: 0, green: 0, blue: 0)
+        /// The same layout on every display connected at the start.
+        public var mirror = false
         /// A picture (PNG, JPEG...) shown before the first item and while
         /// nothing can play, relative to the file's folder; "" for none
         /// (the background colour while waiting).

@@ -112,13 +112,37 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
     }
 
     public func present(_ rendered: RenderTarget, of frame: VideoFrame, at target: HostTime) throws -> HostTime {
-        guard let index = drawing else {
+        guard let ticket = handOver(at: target) else {
             clock.sleep(until: target)
             return max(target, clock.now())
         }
+        return display.waitShown(self, version: ticket.version, notBefore: target)
+    }
+
+    /// The picture drawn since `nextTarget`, handed to the display for the
+    /// vblank at or after `target`: its buffer and version; nil when
+    /// nothing was drawn (the layer is off the display).
+    func handOver(at target: HostTime) -> (buffer: Int, version: Int)? {
+        guard let index = drawing else { return nil }
         composer.finish(into: buffers[index])
         drawing = nil
-        return display.show(self, buffer: index, notBefore: target)
+        return (index, display.handOver(self, buffer: index, notBefore: target))
+    }
+
+    /// `source`'s picture (its `buffer`) drawn into this layer's next
+    /// buffer at this layer's size and handed over: how a mirrored layout's
+    /// other displays show what the first one does. Nil when the layer is
+    /// off its display.
+    func handOver(copyOf source: DisplayLayer, buffer: Int, at target: HostTime) throws -> Int? {
+        guard let place = display.withLock({ display.place(self) }) else { return nil }
+        let index = try self.buffer(width: place.rect.width, height: place.rect.height, onPlane: place.plane != nil)
+        let from = source.buffers[buffer], into = buffers[index]
+        Blend.scale(from: from.planes(inside: PixelRect(x: 0, y: 0, width: from.width, height: from.height))[0],
+                    width: from.width, height: from.height,
+                    to: into.planes(inside: PixelRect(x: 0, y: 0, width: into.width, height: into.height))[0],
+                    width: into.width, height: into.height)
+        drawnRects[index] = nil
+        return display.handOver(self, buffer: index, notBefore: target)
     }
 
     /// The display gathers every layer's picture before it commits, its

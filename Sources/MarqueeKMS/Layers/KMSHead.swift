@@ -12,9 +12,12 @@ import MarqueeCore
 /// Threading: the display's thread only (`DisplayHead`).
 final class KMSHead: DisplayHead {
     let device: DRMDevice
+    /// Shared with the other heads on the card: its master, CRTCs and flip events.
+    private let card: KMSCard
     private let options: KMSOptions
     private let clock: any HostClock
-    private let flips: PageFlipEvents
+    /// What this head's flips are committed with: the card writes their time in.
+    private let flipSlot: UnsafeMutablePointer<Int64>
     private(set) var screen: KMSScreen?
     private(set) var primaryEpoch = 0
     /// The primary buffer on screen.
@@ -31,34 +34,14 @@ final class KMSHead: DisplayHead {
     init(options: KMSOptions, clock: any HostClock) throws(KMSError) {
         self.options = options
         self.clock = clock
-        device = try Self.openCard(options)
-        try device.becomeMaster()
-        flips = PageFlipEvents(device: device)
+        card = try KMSCard.choose(options)
+        device = card.device
+        flipSlot = .allocate(capacity: 1)
+        flipSlot.initialize(to: -1)
         connect()
     }
 
-    /// The card `options` names, else the first whose connectors include
-    /// a connected one (or the one named), else the first there is.
-    private static func openCard(_ options: KMSOptions) throws(KMSError) -> DRMDevice {
-        let candidates = options.card.map { [$0] } ?? DRMDevice.cards()
-        guard !candidates.isEmpty else { throw KMSError(call: "open", code: ENOENT, device: "/dev/dri", detail: "no DRM card") }
-        var opened: [DRMDevice] = []
-        var firstError: KMSError?
-        for path in candidates {
-            do throws(KMSError) {
-                let device = try DRMDevice(path: path, allowAtomic: !options.forceLegacy)
-                let connectors = try DisplayInventory(device: device).connectors
-                if connectors.contains(where: { $0.isConnected && (options.connector == nil || $0.name == options.connector) }) {
-                    return device
-                }
-                opened.append(device)
-            } catch {
-                firstError = firstError ?? error
-            }
-        }
-        guard let first = opened.first else { throw firstError! }
-        return first
-    }
+    deinit { flipSlot.deallocate() }
 
     var name: String { screen?.connector.name ?? options.connector ?? "display" }
     var screenSize: PixelSize? { screen.map { PixelSize(width: $0.mode.width, height: $0.mode.height) } }
@@ -84,15 +67,16 @@ final class KMSHead: DisplayHead {
             let reason: String
             if let name = options.connector, named == nil {
                 reason = "no connector '\(name)' (have: \(names))"
-            } else if let connector = named ?? inventory.connectors.first(where: \.isConnected), connector.isConnected {
-                screen = try KMSScreen(device: device, inventory: inventory, connector: connector, options: options)
+            } else if let connector = named ?? inventory.connectors.first(where: { $0.isConnected && !card.isDriven($0.name) }),
+                      connector.isConnected {
+                screen = try KMSScreen(card: card, inventory: inventory, connector: connector, options: options)
                 primaryEpoch += 1
                 shownPrimary = nil
                 needsModeset = true
                 waitingFor = nil
                 return
             } else {
-                reason = "no connected display (have: \(names))"
+                reason = "no connected display that another layout does not drive (have: \(names))"
             }
             if waitingFor != reason { options.onDisplayEvent?("\(device.path): \(reason); waiting for it (the other displays and sound play meanwhile)") }
             waitingFor = reason
@@ -173,9 +157,10 @@ final class KMSHead: DisplayHead {
         guard let screen, screen.watch.isConnected, powerOn else { return clock.now() }
         let primaryIndex = index ?? shownPrimary ?? nextPrimary
         guard needsModeset else {
-            try screen.flip(primary: index.map { screen.primary[$0] }, planes: planes, changed: changed, userData: flips.userData)
+            card.expectFlip(flipSlot)
+            try screen.flip(primary: index.map { screen.primary[$0] }, planes: planes, changed: changed, userData: UnsafeMutableRawPointer(flipSlot))
             if let index { shownPrimary = index }
-            let shown = try flips.waitForFlip(timeout: Self.flipTimeout)
+            let shown = try card.waitForFlip(flipSlot, timeout: Self.flipTimeout, clock: clock)
             lastFlip = shown
             return shown ?? clock.now()
         }

@@ -6,8 +6,10 @@ import MarqueeCore
 /// A connected connector as a `KMSHead` drives it: the CRTC, the mode, the
 /// primary plane with four screen-sized buffers the composed layers go
 /// into, and the overlay planes that can show XRGB8888 on this CRTC,
-/// bottom first. Builds and makes every commit of the head.
+/// bottom first. Builds and makes every commit of the head; holds its
+/// CRTC on the card while it lives.
 final class KMSScreen {
+    private let card: KMSCard
     let device: DRMDevice
     let connector: ConnectorInfo
     let crtc: UInt32
@@ -24,33 +26,45 @@ final class KMSScreen {
     /// Overlays with a layer on them now.
     private var planesUp: Set<UInt32> = []
 
-    init(device: DRMDevice, inventory: DisplayInventory, connector: ConnectorInfo, options: KMSOptions) throws(KMSError) {
-        let (mode, crtc) = try connector.modeAndCRTC(options, device: device)
+    init(card: KMSCard, inventory: DisplayInventory, connector: ConnectorInfo, options: KMSOptions) throws(KMSError) {
+        let device = card.device
+        let mode = try connector.mode(options, device: device)
+        let crtc = try card.claim(connector.crtcChoices, for: connector.name)
+        self.card = card
         self.device = device
         self.connector = connector
         self.mode = mode
         self.crtc = crtc
         background = options.background
-        let xrgb = marquee_drm_format_xrgb8888()
-        let planes = inventory.planes.filter { $0.possibleCRTCs.contains(crtc) && $0.supports(xrgb) }
-        guard let primaryInfo = planes.first(where: { $0.kind == .primary }) else {
-            throw KMSError(call: "plane", code: ENODEV, device: device.path, detail: "no primary plane with XRGB8888 for CRTC \(crtc)")
+        do throws(KMSError) {
+            // An overlay that can go on several CRTCs is the first one's, so two heads never share it.
+            let xrgb = marquee_drm_format_xrgb8888()
+            let planes = inventory.planes.filter { $0.possibleCRTCs.contains(crtc) && $0.supports(xrgb) }
+            let primaries = planes.filter { $0.kind == .primary }
+            guard let primaryInfo = primaries.first(where: { $0.possibleCRTCs.first == crtc }) ?? primaries.first else {
+                throw KMSError(call: "plane", code: ENODEV, device: device.path, detail: "no primary plane with XRGB8888 for CRTC \(crtc)")
+            }
+            if device.supportsAtomic {
+                let atomic = try AtomicObjects(device: device, connector: connector.id, crtc: crtc, mode: mode)
+                self.atomic = atomic
+                primaryPlane = try PlaneState(device: device, plane: primaryInfo.id, crtc: crtc)
+                overlays = planes.filter { $0.kind == .overlay && $0.possibleCRTCs.first == crtc }.sorted { ($0.zpos ?? 0, $0.id) < ($1.zpos ?? 0, $1.id) }
+                var states: [UInt32: PlaneState] = [:]
+                for overlay in overlays { states[overlay.id] = try PlaneState(device: device, plane: overlay.id, crtc: crtc) }
+                overlayStates = states
+            } else {
+                (atomic, primaryPlane, overlays, overlayStates) = (nil, nil, [], [:])
+            }
+            primary = try Self.buffers(device: device, mode: mode, background: options.background)
+        } catch {
+            card.release(crtc)
+            throw error
         }
-        if device.supportsAtomic {
-            let atomic = try AtomicObjects(device: device, connector: connector.id, crtc: crtc, mode: mode)
-            self.atomic = atomic
-            primaryPlane = try PlaneState(device: device, plane: primaryInfo.id, crtc: crtc)
-            overlays = planes.filter { $0.kind == .overlay }.sorted { ($0.zpos ?? 0, $0.id) < ($1.zpos ?? 0, $1.id) }
-            var states: [UInt32: PlaneState] = [:]
-            for overlay in overlays { states[overlay.id] = try PlaneState(device: device, plane: overlay.id, crtc: crtc) }
-            overlayStates = states
-        } else {
-            (atomic, primaryPlane, overlays, overlayStates) = (nil, nil, [], [:])
-        }
-        primary = try Self.buffers(device: device, mode: mode, background: options.background)
         watch = ConnectorWatch(device: device, connector: connector.id)
         saved = SavedCRTC(device: device, crtc: crtc, connector: connector.id)
     }
+
+    deinit { card.release(crtc) }
 
     /// One on screen, one queued and two to compose into: vkms (under
     /// QEMU's TCG) was measured still reading the buffer two flips back

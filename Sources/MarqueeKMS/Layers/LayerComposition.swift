@@ -147,6 +147,22 @@ enum Blend {
         fill(base: target.base, bytesPerRow: target.bytesPerRow, area, pixel: rgb & 0xffffff)
     }
 
+    /// A whole XRGB8888 picture into another: rows copied as they are
+    /// where the sizes match, else the nearest source pixel of each.
+    static func scale(from source: MutableImagePlane, width: Int, height: Int, to target: MutableImagePlane, width targetWidth: Int,
+                      height targetHeight: Int) {
+        for row in 0..<targetHeight {
+            let from = source.base + (row * height / targetHeight) * source.bytesPerRow
+            let to = target.base + row * target.bytesPerRow
+            guard width != targetWidth else {
+                to.copyMemory(from: from, byteCount: width * 4)
+                continue
+            }
+            let pixels = to.assumingMemoryBound(to: UInt32.self), over = from.assumingMemoryBound(to: UInt32.self)
+            for column in 0..<targetWidth { pixels[column] = over[column * width / targetWidth] }
+        }
+    }
+
     /// One colour in `area` of a buffer at `base`: the first row drawn, the rest copied from it.
     static func fill(base: UnsafeMutableRawPointer, bytesPerRow: Int, _ area: PixelRect, pixel: UInt32) {
         guard area.width > 0, area.height > 0 else { return }

@@ -66,12 +66,25 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
         return display
     }
 
+    /// A display on each connector connected now, on the card `options`
+    /// names or on every card (`[display] mirror`); where none is, one that
+    /// waits for the first to come.
+    public static func kmsEveryConnected(options: KMSOptions, clock: any HostClock) throws(KMSError) -> [LayeredDisplay] {
+        var displays: [LayeredDisplay] = []
+        for (card, connector) in KMSCard.connected(options) {
+            var one = options
+            (one.card, one.connector) = (card, connector)
+            displays.append(try kms(options: one, clock: clock))
+        }
+        return displays.isEmpty ? [try kms(options: options, clock: clock)] : displays
+    }
+
     /// A screen in memory, paced like a display at `refreshRate`: what host
     /// tests look at, composed as a KMS display composes its layers.
     public static func memory(width: Int, height: Int, clock: any HostClock, refreshRate: Double = 60,
-                              background: UInt32 = 0) -> LayeredDisplay {
+                              background: UInt32 = 0, name: String = "memory") -> LayeredDisplay {
         let display = LayeredDisplay(head: MemoryHead(width: width, height: height, clock: clock, refreshRate: refreshRate,
-                                                      background: background),
+                                                      background: background, name: name),
                                      clock: clock, background: background, onEvent: nil)
         display.start()
         return display
@@ -84,7 +97,9 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     public var screenSize: PixelSize? { withLock { head.screenSize } }
     var refreshInterval: Duration? { head.refreshInterval }
 
-    public func addLayer(_ settings: LayerSettings) -> any VideoLayer {
+    public func addLayer(_ settings: LayerSettings) -> any VideoLayer { add(settings) }
+
+    func add(_ settings: LayerSettings) -> DisplayLayer {
         withLock {
             let layer = DisplayLayer(display: self, settings: settings, order: added, clock: clock)
             added += 1
@@ -154,15 +169,26 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     /// `notBefore` and waits for the commit that shows it; returns when it
     /// went up (or now, after `commitTimeout`, the picture withdrawn).
     func show(_ layer: DisplayLayer, buffer: Int, notBefore: HostTime) -> HostTime {
+        waitShown(layer, version: handOver(layer, buffer: buffer, notBefore: notBefore), notBefore: notBefore)
+    }
+
+    /// The first half of `show`: the picture is the display's to commit; its version.
+    func handOver(_ layer: DisplayLayer, buffer: Int, notBefore: HostTime) -> Int {
         lock.withLock {
             layer.version += 1
-            let mine = layer.version
-            layer.pending = (buffer, mine, notBefore)
+            layer.pending = (buffer, layer.version, notBefore)
             lock.broadcast()
+            return layer.version
+        }
+    }
+
+    /// The second half: waits for the commit that carries `version`.
+    func waitShown(_ layer: DisplayLayer, version: Int, notBefore: HostTime) -> HostTime {
+        lock.withLock {
             let deadline = max(notBefore, clock.now()) + Self.commitTimeout
-            while layer.committedVersion < mine, !stopping {
+            while layer.committedVersion < version, !stopping {
                 guard lock.wait(untilMonotonic: deadline) else {
-                    if layer.pending?.version == mine { layer.pending = nil }
+                    if layer.pending?.version == version { layer.pending = nil }
                     return clock.now()
                 }
             }

@@ -4,7 +4,7 @@ import MarqueeCore
 /// composed, as on a card with only a primary plane), commits paced at the
 /// refresh rate on the display's clock. What host tests compose layers on.
 final class MemoryHead: DisplayHead {
-    let name = "memory"
+    let name: String
     let screenSize: PixelSize?
     let refreshInterval: Duration
     let primary: [any ComposedBuffer]
@@ -15,7 +15,8 @@ final class MemoryHead: DisplayHead {
     private let origin: HostTime
     private var lastVblank: HostTime?
 
-    init(width: Int, height: Int, clock: any HostClock, refreshRate: Double, background: UInt32) {
+    init(width: Int, height: Int, clock: any HostClock, refreshRate: Double, background: UInt32, name: String) {
+        self.name = name
         let size = PixelSize(width: max(2, width & ~1), height: max(2, height & ~1))
         screenSize = size
         self.clock = clock
@@ -28,7 +29,7 @@ final class MemoryHead: DisplayHead {
         }
     }
 
-    var summary: String { "memory \(screenSize!) at \(String(1e9 / Double(refreshInterval.nanoseconds), places: 2)) Hz, no planes" }
+    var summary: String { "\(name) \(screenSize!) at \(String(1e9 / Double(refreshInterval.nanoseconds), places: 2)) Hz, no planes" }
     var nextPrimary: Int { (shown + 1) % primary.count }
     var needsPrimary: Bool { lastVblank == nil }
 
