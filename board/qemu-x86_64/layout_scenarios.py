@@ -1,13 +1,16 @@
 """Screen layouts on the board (issue 38): `[[layer]]` zones, each its own
-player, on one display. On bochs (a primary plane only) every layer is
+player, on one display or on two heads. On bochs (a primary plane only) every layer is
 composed in software and each zone of a capture is checked against ffmpeg's
 rendering of what it plays; on vkms (overlay planes) the video layer goes on
 a plane of its own and the screen's CRC is the one of the same layout
-composed in software.
+composed in software; on virtio-gpu with two outputs each head shows its
+own layout, or, mirrored, the same one, and one head unplugged does not
+stop the other.
 
 Imported by `scenarios`, which passes itself as `board`.
 """
 
+import json
 import math
 import os
 import tempfile
@@ -20,6 +23,8 @@ PICTURE_RECT = (736, 80, 256, 192)  # 320x240 pictures, scaled by 0.8
 SEGMENT_S = 2.0                     # the clip: four still pictures, 2 s each
 PICTURE_S = 3.0                     # each picture's duration in its playlist
 MINIMUM_DB = 35.0
+# The one mode both virtio-gpu heads offer that holds the zones (the second, lit through sysfs, lacks 1280x800).
+HEAD_SCREEN = (1024, 768)
 
 
 def layout_toml(video, pictures, extra=""):
@@ -217,7 +222,136 @@ done
             f"all layers composed in software")
 
 
+def heads_toml(video, pictures):
+    """The video zone on the first head, the pictures on the second."""
+    items = ", ".join(f'{{ path = "{name}", duration = {PICTURE_S} }}' for name in pictures)
+    return f"""[playback]
+loop = "playlist"
+[display]
+mode = "1024x768"
+[playlists.offers]
+items = [{items}]
+loop = "playlist"
+
+[[layer]]
+name = "video"
+display = "Virtual-1"
+rect = {list(VIDEO_RECT)}
+items = ["{video}"]
+
+[[layer]]
+name = "offers"
+display = "Virtual-2"
+rect = {list(PICTURE_RECT)}
+playlist = "offers"
+"""
+
+
+def frames_between(log, start, end):
+    """(frames shown, gaps of more than one frame) in the presentation log
+    between two guest uptimes (CLOCK_MONOTONIC, as the log's times)."""
+    times = [(r["displayTime"], r["pts"]) for r in log if start <= r["displayTime"] < end]
+    gaps = sum(1 for (_, a), (_, b) in zip(times, times[1:]) if 0 < b - a > 1.5 / 25)
+    return len(times), gaps
+
+
+def scenario_kms_layout_heads(board, out):
+    """Must-show 3, on virtio-gpu with two outputs (QEMU lights only the
+    first without a UI; the second is forced on through sysfs). One layout
+    per head: the video zone on Virtual-1 and the pictures on Virtual-2,
+    each matching ffmpeg's rendering (>= 35 dB) and black where the other
+    head's zone is. Virtual-2 unplugged (its connector forced off) for 6 s:
+    one line, and Virtual-1's player shows as many frames, with no more
+    gaps, as in the 6 s before; plugged back, its layout is shown again.
+    Then `[display] mirror`: the same layout on both heads, the two
+    captures >= 35 dB from each other."""
+    os.makedirs(out, exist_ok=True)
+    share = tempfile.mkdtemp(prefix="heads-share-")
+    stills = make_segments(share)
+    pictures = make_pictures(share)
+    ffmpeg("-loop", "1", "-framerate", "25", "-i", stills[1], "-t", "3", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p",
+           os.path.join(share, "still.mp4"))
+    with open(os.path.join(share, "heads.toml"), "w") as f:
+        f.write(heads_toml("segments.mp4", pictures))
+    with open(os.path.join(share, "mirror.toml"), "w") as f:
+        f.write(layout_toml("still.mp4", pictures[:1], extra='[display]\nmode = "1024x768"\nmirror = true'))
+    second = "/sys/class/drm/card0-Virtual-2/status"
+    command = f"""
+echo on > {second}
+uptime() {{ cut -d' ' -f1 /proc/uptime; }}
+cd /mnt/host
+marquee play --config heads.toml --audio-out null --presentation-log present.jsonl >/dev/null 2>>errors.txt & pid=$!
+sleep {SETTLE_S}
+shot own0 0; shot own1 1
+echo "before $(uptime)"; sleep 6
+echo "off $(uptime)"; echo off > {second}; sleep 6
+shot gone0 0
+echo "on $(uptime)"; echo on > {second}; sleep 4
+shot back0 0; shot back1 1
+kill -TERM $pid; wait $pid; echo "exit own $?"
+marquee play --config mirror.toml --audio-out null >/dev/null 2>>errors-mirror.txt & pid=$!
+sleep {SETTLE_S}
+shot mirror0 0; shot mirror1 1
+kill -TERM $pid; wait $pid; echo "exit mirror $?"
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "virtio2", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    for run in ("own", "mirror"):
+        board.check(f"exit {run} 0" in stdout, f"marquee ({run}) did not exit 0:\n{stdout}")
+    errors = marquee_errors(share).splitlines()
+    expected = ["display Virtual-2 disconnected", "display Virtual-2 is back: 1024x768"]
+    board.check(len(errors) == 2 and all(e in l for e, l in zip(expected, errors)),
+                f"expected one line as Virtual-2 goes and one as it comes back: {errors}")
+    mirror_errors = [l for l in open(os.path.join(share, "errors-mirror.txt")).read().splitlines() if "display:" not in l]
+    board.check(not mirror_errors, f"marquee (mirror) reported: {mirror_errors}")
+
+    clip = os.path.join(share, "segments.mp4")
+    video_refs = [zone_reference(clip, (320, 180), VIDEO_RECT, os.path.join(share, f"v{i}.rgb"), at=(i + 0.5) * SEGMENT_S)
+                  for i in range(len(stills))]
+    picture_refs = [zone_reference(os.path.join(share, name), (320, 240), PICTURE_RECT, os.path.join(share, f"p{i}.rgb"))
+                    for i, name in enumerate(pictures)]
+
+    def shot(name):
+        width, height, rows = board.read_png_rgb(os.path.join(out, f"{name}.png"))
+        board.check((width, height) == HEAD_SCREEN, f"{name}.png is {width}x{height}")
+        return rows
+
+    def black(rows, rect):
+        return all(value == 0 for value in crop(rows, rect))
+
+    worst = math.inf
+    for name in ("own0", "gone0", "back0"):
+        rows = shot(name)
+        _, db = best_match(crop(rows, VIDEO_RECT), video_refs)
+        board.check(db >= MINIMUM_DB, f"{name}: Virtual-1's video zone is {db:.1f} dB from its nearest segment")
+        board.check(black(rows, PICTURE_RECT), f"{name}: Virtual-2's zone shows on Virtual-1")
+        worst = min(worst, db)
+    for name in ("own1", "back1"):
+        rows = shot(name)
+        _, db = best_match(crop(rows, PICTURE_RECT), picture_refs)
+        board.check(db >= MINIMUM_DB, f"{name}: Virtual-2's picture zone is {db:.1f} dB from its nearest picture")
+        board.check(black(rows, VIDEO_RECT), f"{name}: Virtual-1's zone shows on Virtual-2")
+        worst = min(worst, db)
+
+    marks = dict(l.split() for l in stdout.splitlines() if l.split()[:1] in (["before"], ["off"], ["on"]) and len(l.split()) == 2)
+    log = [json.loads(line) for line in open(os.path.join(share, "present.jsonl")) if line.strip()]
+    before = frames_between(log, float(marks["before"]), float(marks["off"]))
+    gone = frames_between(log, float(marks["off"]), float(marks["on"]))
+    board.check(gone[0] >= before[0] - 3, f"Virtual-1 showed {gone[0]} frames while Virtual-2 was gone, {before[0]} in the 6 s before")
+    board.check(gone[1] <= before[1] + 1, f"Virtual-1 had {gone[1]} gaps while Virtual-2 was gone, {before[1]} in the 6 s before")
+
+    mirror = [shot("mirror0"), shot("mirror1")]
+    between = psnr(b"".join(mirror[0]), b"".join(mirror[1]))
+    board.check(between >= MINIMUM_DB, f"mirrored, the two heads are {between:.1f} dB apart")
+    _, mirror_db = best_match(crop(mirror[1], VIDEO_RECT), video_refs)
+    board.check(mirror_db >= MINIMUM_DB, f"mirrored, Virtual-2's video zone is {mirror_db:.1f} dB from the clip")
+    return (f"own layouts: every zone >= {worst:.1f} dB, the other head's zone black; Virtual-2 gone 6 s: Virtual-1 showed "
+            f"{gone[0]} frames ({gone[1]} gaps) against {before[0]} ({before[1]}) before, Virtual-2's layout back; "
+            f"mirrored: heads {between:.1f} dB apart")
+
+
 SCENARIOS = {
     "kms-layout": scenario_kms_layout,
     "kms-layout-vkms": scenario_kms_layout_vkms,
+    "kms-layout-heads": scenario_kms_layout_heads,
 }

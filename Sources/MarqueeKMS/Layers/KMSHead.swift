@@ -63,18 +63,23 @@ final class KMSHead: DisplayHead {
         do throws(KMSError) {
             let inventory = try DisplayInventory(device: device)
             let names = inventory.connectors.map { "\($0.name)\($0.isConnected ? "" : " (disconnected)")" }.joined(separator: ", ")
-            let named = options.connector.map { name in inventory.connectors.first { $0.name == name } }
+            let chosen = if let name = options.connector {
+                inventory.connectors.first { $0.name == name }
+            } else {
+                inventory.connectors.first { $0.isConnected && !card.isDriven($0.name) }
+            }
             let reason: String
-            if let name = options.connector, named == nil {
-                reason = "no connector '\(name)' (have: \(names))"
-            } else if let connector = named ?? inventory.connectors.first(where: { $0.isConnected && !card.isDriven($0.name) }),
-                      connector.isConnected {
+            if let connector = chosen, connector.isConnected {
                 screen = try KMSScreen(card: card, inventory: inventory, connector: connector, options: options)
                 primaryEpoch += 1
                 shownPrimary = nil
                 needsModeset = true
                 waitingFor = nil
                 return
+            } else if let connector = chosen {
+                reason = "\(connector.name) is not connected"
+            } else if let name = options.connector {
+                reason = "no connector '\(name)' (have: \(names))"
             } else {
                 reason = "no connected display that another layout does not drive (have: \(names))"
             }
@@ -90,7 +95,9 @@ final class KMSHead: DisplayHead {
     func maintain() -> HeadChange? {
         guard let screen else {
             connect()
-            return self.screen == nil ? nil : .remade
+            guard self.screen != nil else { return nil }
+            options.onDisplayEvent?("display \(name) connected: \(summary)")
+            return .remade
         }
         guard let change = screen.watch.poll(at: clock.now()) else { return nil }
         return follow(change)

@@ -274,7 +274,6 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                 }
             }
             lock.unlock()
-            if change == .remade { onEvent?("display \(head.name): \(head.summary)") }
             if let power { applyPower(power) }
             commitOnce(for: vblank)
         }

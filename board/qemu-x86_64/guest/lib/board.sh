@@ -3,7 +3,7 @@
 # marquee-board service (dash). POSIX sh plus `local`, nothing else.
 #
 # The runner's choices come on the kernel command line (mq.display=bochs|
-# virtio|vkms|none mq.audio=hda|none mq.gpio=N mq.share=0|1). Console (ttyS0)
+# virtio|virtio2|vkms|none mq.audio=hda|none mq.gpio=N mq.share=0|1). Console (ttyS0)
 # lines starting with "[board]" come from here. Control port (ttyS1)
 # protocol, one line each way, guest first:
 #   hello            -> cmd BASE64      the command to run
@@ -40,7 +40,7 @@ load() { modprobe "$@" || log "ERROR: modprobe $* failed"; }
 setup_display() {
     case "$1" in
         bochs) load bochs ;;
-        virtio) load virtio_pci; load virtio-gpu ;;
+        virtio | virtio2) load virtio_pci; load virtio-gpu ;;
         vkms) load vkms enable_overlay=1 enable_writeback=1 ;;
         none) return ;;
         *) log "ERROR: unknown display $1"; return ;;
