@@ -264,7 +264,8 @@ def scenario_kms_layout_heads(board, out):
     one line, and Virtual-1's player shows as many frames, with no more
     gaps, as in the 6 s before; plugged back, its layout is shown again.
     Then `[display] mirror`: the same layout on both heads, the two
-    captures >= 35 dB from each other."""
+    captures >= 35 dB from each other. Last, a layer on a connector the
+    card lacks: one line, waited for, and the other display plays."""
     os.makedirs(out, exist_ok=True)
     share = tempfile.mkdtemp(prefix="heads-share-")
     stills = make_segments(share)
@@ -273,6 +274,8 @@ def scenario_kms_layout_heads(board, out):
            os.path.join(share, "still.mp4"))
     with open(os.path.join(share, "heads.toml"), "w") as f:
         f.write(heads_toml("segments.mp4", pictures))
+    with open(os.path.join(share, "unknown.toml"), "w") as f:
+        f.write(heads_toml("segments.mp4", pictures).replace('"Virtual-2"', '"HDMI-A-9"'))
     with open(os.path.join(share, "mirror.toml"), "w") as f:
         f.write(layout_toml("still.mp4", pictures[:1], extra='[display]\nmode = "1024x768"\nmirror = true'))
     second = "/sys/class/drm/card0-Virtual-2/status"
@@ -293,10 +296,14 @@ marquee play --config mirror.toml --audio-out null >/dev/null 2>>errors-mirror.t
 sleep {SETTLE_S}
 shot mirror0 0; shot mirror1 1
 kill -TERM $pid; wait $pid; echo "exit mirror $?"
+marquee play --config unknown.toml --audio-out null >/dev/null 2>>errors-unknown.txt & pid=$!
+sleep {SETTLE_S}
+shot unknown0 0
+kill -TERM $pid; wait $pid; echo "exit unknown $?"
 """
     rc, stdout, stderr, _ = board.run_board(out, ["--display", "virtio2", "--audio", "none", "--share", share], command, timeout=300)
     board.expect_ok(rc, stdout, stderr)
-    for run in ("own", "mirror"):
+    for run in ("own", "mirror", "unknown"):
         board.check(f"exit {run} 0" in stdout, f"marquee ({run}) did not exit 0:\n{stdout}")
     errors = marquee_errors(share).splitlines()
     expected = ["display Virtual-2 disconnected", "display Virtual-2 is back: 1024x768"]
@@ -319,8 +326,12 @@ kill -TERM $pid; wait $pid; echo "exit mirror $?"
     def black(rows, rect):
         return all(value == 0 for value in crop(rows, rect))
 
+    unknown = [l for l in open(os.path.join(share, "errors-unknown.txt")).read().splitlines() if "display:" not in l]
+    board.check(len(unknown) == 1 and "no connector 'HDMI-A-9' (have: Virtual-1, Virtual-2); waiting for it" in unknown[0],
+                f"a layer on an unknown connector should be one line, waited for: {unknown}")
+
     worst = math.inf
-    for name in ("own0", "gone0", "back0"):
+    for name in ("own0", "gone0", "back0", "unknown0"):
         rows = shot(name)
         _, db = best_match(crop(rows, VIDEO_RECT), video_refs)
         board.check(db >= MINIMUM_DB, f"{name}: Virtual-1's video zone is {db:.1f} dB from its nearest segment")
@@ -347,7 +358,7 @@ kill -TERM $pid; wait $pid; echo "exit mirror $?"
     board.check(mirror_db >= MINIMUM_DB, f"mirrored, Virtual-2's video zone is {mirror_db:.1f} dB from the clip")
     return (f"own layouts: every zone >= {worst:.1f} dB, the other head's zone black; Virtual-2 gone 6 s: Virtual-1 showed "
             f"{gone[0]} frames ({gone[1]} gaps) against {before[0]} ({before[1]}) before, Virtual-2's layout back; "
-            f"mirrored: heads {between:.1f} dB apart")
+            f"mirrored: heads {between:.1f} dB apart; an unknown connector one line, the other head playing")
 
 
 SCENARIOS = {
