@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "Marquee", targets: ["Marquee"]),
         .library(name: "MarqueeKMS", targets: ["MarqueeKMS"]),
+        .library(name: "MarqueeOverlays", targets: ["MarqueeOverlays"]),
         .library(name: "MarqueeALSA", targets: ["MarqueeALSA"]),
         .library(name: "MarqueeConfig", targets: ["MarqueeConfig"]),
         .library(name: "MarqueeControl", targets: ["MarqueeControl"]),
@@ -31,6 +32,8 @@ let package = Package(
         systemLibrary("CGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CGnuTLS", pkgConfig: "gnutls", apt: ["libgnutls28-dev"]),
+        // libass draws every text (fontconfig finds the fonts, HarfBuzz shapes them), as mpv's OSD does.
+        systemLibrary("CLibass", pkgConfig: "libass", apt: ["libass-dev"]),
         .target(name: "CMarqueeShims", dependencies: ["CFFmpeg", "CDRM"],
                 linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
@@ -40,7 +43,8 @@ let package = Package(
         .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
         // The app layer: a configuration made into a show (players, outputs,
         // controls, reloads, the schedule, the HTTP API); the CLI is one user.
-        .target(name: "MarqueeApp", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP"]),
+        .target(name: "MarqueeApp", dependencies: ["Marquee", "MarqueeKMS", "MarqueeOverlays", "MarqueeALSA", "MarqueeConfig", "MarqueeControl",
+                                                  "MarqueeHTTP"]),
         .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP",
                                                           "MarqueeApp"],
                           // lld packs the relative relocations of the Swift runtime linked
@@ -51,6 +55,7 @@ let package = Package(
         // The commit and build-time library versions `marquee --version` reports.
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .target(name: "MarqueeKMS", dependencies: ["CDRM", "CMarqueeShims", "MarqueeCore"]),
+        .target(name: "MarqueeOverlays", dependencies: ["CLibass", "MarqueeCore", "MarqueeFFmpeg"]),
         .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore"]),
         .target(name: "MarqueeALSA", dependencies: ["CALSA", "MarqueeCore"]),
         .target(name: "MarqueeConfig", dependencies: ["MarqueeCore"]),

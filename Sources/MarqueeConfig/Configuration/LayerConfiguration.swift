@@ -86,7 +86,7 @@ extension MarqueeConfiguration {
     /// display's width for x and w, height for y and h). Nil, with an error
     /// at the value, for anything else, a size of zero or less, or a place
     /// that is off the display whatever its size.
-    private static func readRect(_ value: TOMLValue, _ reader: TableReader) -> LayerRect? {
+    static func readRect(_ value: TOMLValue, _ reader: TableReader) -> LayerRect? {
         guard let parts = value.array, parts.count == 4 else {
             reader.typeError("rect", expected: "[x, y, width, height] (pixels, or strings like \"50%\")", found: value)
             return nil
@@ -111,7 +111,7 @@ extension MarqueeConfiguration {
         for (index, length) in [rect.width, rect.height].enumerated() {
             let size: Double = switch length {
             case .pixels(let count): Double(count)
-            case .percent(let share): share
+            case .percent(let share), .anchored(let share, _): share
             }
             if size <= 0 {
                 reader.error("rect", "\(["width", "height"][index]) is \(length): a layer must have a size", at: parts[index + 2].location)

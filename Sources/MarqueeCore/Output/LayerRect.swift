@@ -5,11 +5,15 @@ public struct LayerRect: Sendable, Equatable, CustomStringConvertible {
     public enum Length: Sendable, Equatable, CustomStringConvertible {
         case pixels(Int)
         case percent(Double)
+        /// A share of the display plus pixels: where an overlay anchored to
+        /// an edge or the middle starts (`100%` less its size and margin).
+        case anchored(percent: Double, pixels: Int)
 
         func resolve(in whole: Int) -> Int {
             switch self {
             case .pixels(let count): count
             case .percent(let share): Int((share * Double(whole) / 100).rounded())
+            case .anchored(let share, let count): Int((share * Double(whole) / 100).rounded()) + count
             }
         }
 
@@ -17,6 +21,7 @@ public struct LayerRect: Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .pixels(let count): "\(count)"
             case .percent(let share): "\"\(String(share, significant: 6))%\""
+            case .anchored(let share, let count): "\"\(String(share, significant: 6))% \(count < 0 ? "-" : "+") \(abs(count))\""
             }
         }
     }

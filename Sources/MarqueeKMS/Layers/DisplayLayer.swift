@@ -36,6 +36,11 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
     var shown = false
     /// The order layers were added in, which breaks ties of `zPosition`.
     let order: Int
+    /// Set for an overlay: what the display draws into the layer itself
+    /// (premultiplied ARGB, blended per pixel) rather than a player.
+    let content: (any OverlayContent)?
+    /// When the display draws the overlay next; nil: when asked (`redraw`).
+    var due: HostTime?
 
     // The presenter thread's own.
     private var composer: ScreenComposer
@@ -44,10 +49,12 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
     /// Pictures drawn while the display is not there go here: a few pixels.
     private let scratch = MemoryBuffer(width: 16, height: 16)
 
-    init(display: LayeredDisplay, settings: LayerSettings, order: Int, clock: any HostClock) {
+    init(display: LayeredDisplay, settings: LayerSettings, order: Int, clock: any HostClock, content: (any OverlayContent)? = nil) {
         self.display = display
         self.clock = clock
         self.order = order
+        self.content = content
+        due = content == nil ? nil : clock.now()
         storedSettings = settings
         composer = Self.composer(for: settings)
     }
@@ -161,6 +168,9 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
     public func maintain() {}
     public var needsPicture: Bool { display.withLock { latest == nil && shown } }
     public func flush() throws {}
+
+    /// An overlay's content changed: the display draws it again for its next vblank.
+    public func redraw() { display.redraw(self) }
 
     public var isScreenOn: Bool { display.isScreenOn }
     public func setScreenPower(_ on: Bool) throws { try display.setScreenPower(on) }

@@ -19,6 +19,8 @@ struct LayerComposition {
         /// The picture shown; nil before the first.
         let buffer: (any ComposedBuffer)?
         let version: Int
+        /// An overlay: premultiplied ARGB, blended per pixel over what is under it.
+        var perPixelAlpha = false
 
         /// Drawn here rather than by a plane of its own.
         var isComposed: Bool { plane == nil || !onPlaneBuffers }
@@ -95,7 +97,8 @@ struct LayerComposition {
             guard let rect = layer.rect, let overlap = area.intersection(rect) else { continue }
             let alpha = UInt32((layer.settings.opacity * 255).rounded())
             guard let source = layer.buffer else {
-                // No picture yet: the layer's own background.
+                // No picture yet: the layer's own background (an overlay's is clear).
+                if layer.perPixelAlpha { continue }
                 Blend.fill(target, overlap, rgb: layer.settings.background, alpha: alpha)
                 continue
             }
@@ -103,7 +106,11 @@ struct LayerComposition {
             let inSource = PixelRect(x: overlap.x - rect.x, y: overlap.y - rect.y, width: overlap.width, height: overlap.height)
             guard let clipped = inSource.intersection(PixelRect(x: 0, y: 0, width: source.width, height: source.height)) else { continue }
             let plane = source.planes(inside: PixelRect(x: 0, y: 0, width: source.width, height: source.height))[0]
-            Blend.copy(from: plane, clipped, to: target, at: (clipped.x + rect.x, clipped.y + rect.y), alpha: alpha)
+            if layer.perPixelAlpha {
+                Blend.over(from: plane, clipped, to: target, at: (clipped.x + rect.x, clipped.y + rect.y), alpha: alpha)
+            } else {
+                Blend.copy(from: plane, clipped, to: target, at: (clipped.x + rect.x, clipped.y + rect.y), alpha: alpha)
+            }
         }
     }
 }
@@ -132,6 +139,20 @@ enum Blend {
             } else {
                 let pixels = to.assumingMemoryBound(to: UInt32.self), over = from.assumingMemoryBound(to: UInt32.self)
                 for column in 0..<area.width { pixels[column] = mix(over[column], over: pixels[column], alpha: alpha) }
+            }
+        }
+    }
+
+    /// Premultiplied ARGB8888 over what `target` holds, each pixel by its
+    /// own alpha times the layer's (`alpha`, 0...255).
+    static func over(from source: MutableImagePlane, _ area: PixelRect, to target: MutableImagePlane, at origin: (x: Int, y: Int),
+                     alpha: UInt32) {
+        for row in 0..<area.height {
+            let over = (source.base + (area.y + row) * source.bytesPerRow + area.x * 4).assumingMemoryBound(to: UInt32.self)
+            let pixels = (target.base + (origin.y + row) * target.bytesPerRow + origin.x * 4).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<area.width {
+                let top = alpha < 255 ? PremultipliedARGB.scaled(over[column], by: alpha) : over[column]
+                if top >> 24 != 0 { pixels[column] = PremultipliedARGB.over(top, pixels[column]) }
             }
         }
     }

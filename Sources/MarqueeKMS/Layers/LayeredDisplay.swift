@@ -99,9 +99,16 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
 
     public func addLayer(_ settings: LayerSettings) -> any VideoLayer { add(settings) }
 
-    func add(_ settings: LayerSettings) -> DisplayLayer {
+    /// An overlay: `content` drawn by the display's thread over the layers
+    /// under it, blended per pixel, and drawn again when it says it changes.
+    /// Take it off with `removeLayer`.
+    public func addOverlay(_ settings: LayerSettings, content: any OverlayContent) -> DisplayLayer {
+        add(settings, content: content)
+    }
+
+    func add(_ settings: LayerSettings, content: (any OverlayContent)? = nil) -> DisplayLayer {
         withLock {
-            let layer = DisplayLayer(display: self, settings: settings, order: added, clock: clock)
+            let layer = DisplayLayer(display: self, settings: settings, order: added, clock: clock, content: content)
             added += 1
             layers.append(layer)
             assignment = nil
@@ -126,6 +133,13 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     }
 
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try lock.withLock(body) }
+
+    func redraw(_ overlay: DisplayLayer) {
+        lock.withLock {
+            overlay.due = clock.now()
+            lock.broadcast()
+        }
+    }
 
     /// A settings change: placed again, drawn at the next commit.
     func change(_ layer: DisplayLayer, _ edit: (DisplayLayer) -> Void) {
@@ -155,9 +169,9 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                       let rect = layer.storedSettings.frame.resolve(on: screen) else { return nil }
                 return (layer, rect)
             }
-            // A layer seen through (opacity below 1) is blended in software, and
-            // what it covers with it: no plane's alpha property is used.
-            let translucent = stack.map { $0.0.storedSettings.opacity < 1 }
+            // A layer seen through (opacity below 1, an overlay's own alpha) is
+            // blended in software, and what it covers with it: no plane's alpha property is used.
+            let translucent = stack.map { $0.0.storedSettings.opacity < 1 || $0.0.content != nil }
             assignment = Dictionary(uniqueKeysWithValues: head.assignPlanes(stack.map(\.1), composedOnly: translucent).map { index, plane in
                 (ObjectIdentifier(stack[index].0), plane)
             })
@@ -244,7 +258,7 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                     vblank = head.nextVblank(after: now)
                     break
                 }
-                guard let due = layers.compactMap(\.pending?.notBefore).min() else {
+                guard let due = (layers.compactMap(\.pending?.notBefore) + layers.compactMap(\.due)).min() else {
                     _ = lock.wait(untilMonotonic: nextLook)
                     continue
                 }
@@ -295,6 +309,7 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     /// One commit: the layers as they are now, with the pictures due at
     /// `vblank` (all those handed over, where the head cannot tell).
     private func commitOnce(for vblank: HostTime?) {
+        drawOverlays(for: vblank ?? clock.now())
         let (snapshot, taken, redraw, powered) = lock.withLock { () -> ([LayerComposition.Layer], [ObjectIdentifier: Int], Bool, Bool) in
             var taken: [ObjectIdentifier: Int] = [:]
             for layer in layers {
@@ -308,7 +323,8 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                 let place = place(layer)
                 return LayerComposition.Layer(id: ObjectIdentifier(layer), settings: layer.storedSettings, rect: place?.rect,
                                               plane: place?.plane, onPlaneBuffers: layer.buffersOnPlane,
-                                              buffer: layer.latest.map { layer.buffers[$0] }, version: layer.latestVersion)
+                                              buffer: layer.latest.map { layer.buffers[$0] }, version: layer.latestVersion,
+                                              perPixelAlpha: layer.content != nil)
             }
             defer { redrawAll = false }
             return (stack, taken, redrawAll, powerApplied)
@@ -347,6 +363,39 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
         }
     }
 
+    /// Draws every overlay due by `time` into its spare buffer (made at its
+    /// place's size), outside the lock: text takes a while to lay out.
+    private func drawOverlays(for time: HostTime) {
+        let due = lock.withLock { () -> [(DisplayLayer, PixelRect, [any ComposedBuffer])] in
+            layers.compactMap { layer in
+                guard let when = layer.due, when <= time, layer.content != nil, let rect = place(layer)?.rect else { return nil }
+                return (layer, rect, layer.buffers)
+            }
+        }
+        for (layer, rect, buffers) in due {
+            var buffers = buffers
+            if buffers.first.map({ $0.width != rect.width || $0.height != rect.height }) ?? true {
+                buffers = (0..<2).compactMap { _ in try? head.makeBuffer(width: rect.width, height: rect.height, forPlane: false) }
+                guard buffers.count == 2 else { continue }
+            }
+            let spare = lock.withLock { layer.buffers.count == buffers.count && layer.latest == 0 ? 1 : 0 }
+            buffers[spare].fill(rgb: 0)
+            let next = layer.content!.draw(into: buffers[spare].planes(inside: PixelRect(x: 0, y: 0, width: rect.width, height: rect.height))[0],
+                                           size: PixelSize(width: rect.width, height: rect.height), at: time)
+            lock.withLock {
+                layer.buffers = buffers
+                layer.buffersOnPlane = false
+                layer.latest = spare
+                layer.version += 1
+                layer.latestVersion = layer.version
+                layer.shown = true
+                // Drawn again when asked meanwhile, else when it said.
+                if let asked = layer.due, asked > time { return }
+                layer.due = next
+            }
+        }
+    }
+
     /// The screen as composed now, every layer in (those on planes too):
     /// `width` x `height` pixels of R, G, B bytes; nil while no display is there.
     public func screen() -> (width: Int, height: Int, rgb: [UInt8])? {
@@ -354,7 +403,8 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
             (head.screenSize, ordered.map { layer in
                 let rect = head.screenSize.flatMap { layer.storedSettings.frame.resolve(on: $0) }
                 return LayerComposition.Layer(id: ObjectIdentifier(layer), settings: layer.storedSettings, rect: rect, plane: nil,
-                                              onPlaneBuffers: false, buffer: layer.latest.map { layer.buffers[$0] }, version: layer.latestVersion)
+                                              onPlaneBuffers: false, buffer: layer.latest.map { layer.buffers[$0] }, version: layer.latestVersion,
+                                              perPixelAlpha: layer.content != nil)
             })
         }
         guard let size else { return nil }

@@ -1,0 +1,3 @@
+#pragma once
+#include <ass/ass.h>
+#include <fontconfig/fontconfig.h>

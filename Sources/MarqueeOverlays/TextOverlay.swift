@@ -1,0 +1,45 @@
+import MarqueeCore
+import Synchronization
+
+/// Text over the video (`kind = "text"`, and `show-text`): drawn by libass
+/// once, and again when it is changed.
+///
+/// Threading: `text` from any thread; `draw` on the display's.
+public final class TextOverlay: OverlayContent, @unchecked Sendable {
+    // @unchecked: `renderer` is the display thread's alone; `state` is a Mutex.
+    private let renderer: ASSRenderer
+    private let state: Mutex<String>
+    public let style: TextStyle
+
+    public init(text: String, style: TextStyle) throws(OverlayError) {
+        renderer = try ASSRenderer()
+        state = Mutex(text)
+        self.style = style
+    }
+
+    /// Takes effect when the display draws it again (`DisplayLayer.redraw`).
+    public var text: String {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    public func draw(into plane: MutableImagePlane, size: PixelSize, at time: HostTime) -> HostTime? {
+        renderer.drawFitted(text, style: style, into: plane, size: size)
+        return nil
+    }
+}
+
+extension ASSRenderer {
+    /// `text` in `style` inside `size`, its font made smaller until it fits.
+    /// A script libass cannot read draws nothing (the text is ours, escaped).
+    func drawFitted(_ text: String, style: TextStyle, into plane: MutableImagePlane, size: PixelSize) {
+        var fontSize = style.size
+        for _ in 0..<3 {
+            guard let extent = try? extent(of: style.script(text, frame: size, fontSize: fontSize), size: size) else { return }
+            let fits = min(Double(size.width) / Double(extent.width), Double(size.height) / Double(extent.height))
+            if fits >= 1 && extent.x >= 0 && extent.y >= 0 { break }
+            fontSize *= min(fits, 0.98)
+        }
+        try? draw(style.script(text, frame: size, fontSize: fontSize), into: plane, size: size)
+    }
+}
