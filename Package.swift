@@ -75,7 +75,8 @@ let package = Package(
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeHTTPTests", dependencies: ["MarqueeHTTP", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeOutputTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueePictureTests", dependencies: ["Marquee", "MarqueeKMS", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueePictureTests", dependencies: ["Marquee", "MarqueeKMS", "MarqueeOverlays", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeOverlaysTests", dependencies: ["MarqueeOverlays", "MarqueeCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,8 +20,9 @@ final class ASSRenderer {
         }
         self.library = library
         self.renderer = renderer
-        // libass's messages are for debugging its scripts; ours are generated.
-        ass_set_message_cb(library, nil, nil)
+        // libass's messages are for debugging its scripts; ours are generated
+        // (without a callback of its own it writes them all on stderr).
+        ass_set_message_cb(library, { _, _, _, _ in }, nil)
         ass_set_fonts(renderer, nil, "sans-serif", Int32(ASS_FONTPROVIDER_FONTCONFIG.rawValue), nil, 1)
     }
 

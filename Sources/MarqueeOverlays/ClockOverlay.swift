@@ -56,6 +56,11 @@ public final class ClockOverlay: OverlayContent, @unchecked Sendable {
         return (text, time + .nanoseconds(Int64(((next - seconds) * 1e9).rounded(.up))))
     }
 
+    /// The text as it is now, every digit an 8: what an anchored clock is measured by.
+    public var sampleText: String {
+        String(text(at: hostClock.now()).text.map { $0.isNumber ? "8" : $0 })
+    }
+
     public func draw(into plane: MutableImagePlane, size: PixelSize, at time: HostTime) -> HostTime? {
         let (text, next) = text(at: time)
         renderer.drawFitted(text, style: style, into: plane, size: size)

@@ -17,6 +17,19 @@ public final class TextOverlay: OverlayContent, @unchecked Sendable {
         self.style = style
     }
 
+    /// The size `text` takes in `style` at its full size, on one line per
+    /// line it has: an anchored text's rectangle.
+    public static func measure(_ text: String, style: TextStyle) throws(OverlayError) -> PixelSize {
+        let canvas = PixelSize(width: 8192, height: 4096)
+        var style = style
+        style.alignment = 7
+        guard let extent = try ASSRenderer().extent(of: style.script(text, frame: canvas, fontSize: style.size), size: canvas) else {
+            return PixelSize(width: 2, height: 2)
+        }
+        // Even, as a layer's rectangle is made.
+        return PixelSize(width: (extent.x + extent.width + 3) & ~1, height: (extent.y + extent.height + 3) & ~1)
+    }
+
     /// Takes effect when the display draws it again (`DisplayLayer.redraw`).
     public var text: String {
         get { state.withLock { $0 } }

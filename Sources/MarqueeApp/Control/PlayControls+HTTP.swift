@@ -75,6 +75,7 @@ extension PlayControls {
         fields["display"] = .string(target.display)
         if let layout = screen.layout {
             fields["layers"] = .array(layout.status(mainPlaying: player.currentItem?.asset.source).map(JSONValue.object))
+            fields["overlays"] = .array(layout.overlays.status.map(JSONValue.object))
         }
         fields["decoder"] = target.value(of: .decoder)
         fields["framesPresented"] = .integer(Int64(stats.framesPresented))

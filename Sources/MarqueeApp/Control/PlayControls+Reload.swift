@@ -68,6 +68,7 @@ extension PlayControls {
         if fresh.display != old.display { later.append("[display]") }
         if fresh.decode != old.decode { later.append("[decode]") }
         if fresh.layers != old.layers { later.append("[[layer]]") }
+        if fresh.overlays != old.overlays { later.append("[[overlay]]") }
         if fresh.audio.enabled != old.audio.enabled || fresh.audio.device != old.audio.device
             || fresh.audio.latencyMs != old.audio.latencyMs { later.append("[audio] output") }
         if fresh.controls.stdin != old.controls.stdin { later.append("[controls.stdin]") }

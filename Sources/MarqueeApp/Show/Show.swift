@@ -111,7 +111,7 @@ public struct Show: Sendable {
         let audioClock: any HostClock = options.untimed ? VirtualClock() : videoClock
         var displayOptions = options.kms
         displayOptions.onDisplayEvent = { Diagnostics.error($0) }
-        let layered = !options.configuration.layers.isEmpty && options.videoOut != .nullXRGB
+        let layered = !(options.configuration.layers.isEmpty && options.configuration.overlays.isEmpty) && options.videoOut != .nullXRGB
         // A layout's display is made once the configuration its other layers share is.
         var video: any VideoOutput = switch layered ? .null : options.videoOut {
         case .null: NullVideoOutput(clock: videoClock)

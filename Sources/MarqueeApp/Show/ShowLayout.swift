@@ -19,19 +19,23 @@ final class ShowLayout: Sendable {
     let others: [(name: String, layer: PlayerLayer, display: String)]
     /// The display the main layer is on.
     let mainDisplay: String
+    /// `[[overlay]]`s, over the layers.
+    let overlays: ShowOverlays
 
     /// - Parameters:
     ///   - base: the main player's configuration; the other layers take it
     ///     without sound, splash or presentation log.
     init(options: ShowOptions, clock: any HostClock, base: PlayerConfiguration, log: ControlLog) throws {
         let configuration = options.configuration
+        // Overlays alone: one layer playing the show's playlist on the whole display under them.
+        let tables = configuration.layers.isEmpty ? [LayerConfiguration.wholeScreen(configuration.display)] : configuration.layers
         var kms = options.kms
         kms.onDisplayEvent = { Diagnostics.error($0) }
         let mirrored = configuration.display.mirror
         // Unnamed layers go on `[display] connector`, else on the first display a layer names.
-        let defaultName = kms.connector ?? configuration.layers.lazy.compactMap(\.display).first
+        let defaultName = kms.connector ?? tables.lazy.compactMap(\.display).first
         var names: [String?] = []
-        for layer in configuration.layers where !names.contains(layer.display ?? defaultName) { names.append(layer.display ?? defaultName) }
+        for layer in tables where !names.contains(layer.display ?? defaultName) { names.append(layer.display ?? defaultName) }
         var displays: [LayeredDisplay] = []
         do {
             if options.videoOut == .kms, mirrored {
@@ -59,13 +63,13 @@ final class ShowLayout: Sendable {
             let display = names.firstIndex(of: layer.display ?? defaultName).map { displays[$0] } ?? displays[0]
             return (display, display.name)
         }
-        if mirrored, let named = configuration.layers.first(where: { $0.display != nil }) {
+        if mirrored, let named = tables.first(where: { $0.display != nil }) {
             log.warning("\(named.location.map { "\($0): " } ?? "")\(named.name): display '\(named.display!)': [display] mirror shows every layer on every display")
         }
         let mainIndex = configuration.mainLayerIndex ?? 0
         var main: (any VideoLayer)?
         var others: [(name: String, layer: PlayerLayer, display: String)] = []
-        for (index, layer) in configuration.layers.enumerated() {
+        for (index, layer) in tables.enumerated() {
             let settings = LayerSettings(frame: layer.rect, gravity: layer.gravity, zPosition: layer.z, opacity: layer.opacity,
                                          background: layer.background.rgb, rotation: options.kms.rotation)
             guard index != mainIndex else {
@@ -83,8 +87,13 @@ final class ShowLayout: Sendable {
             others.append((layer.name, player, placed(layer).name))
         }
         self.main = main!
-        mainName = configuration.layers[mainIndex].name
-        mainDisplay = placed(configuration.layers[mainIndex]).name
+        mainName = tables[mainIndex].name
+        mainDisplay = placed(tables[mainIndex]).name
+        let mainLayerDisplay = names.firstIndex(of: tables[mainIndex].display ?? defaultName).map { displays[$0] } ?? displays[0]
+        overlays = ShowOverlays(configuration.overlays, configPath: options.configPath, log: log) { name in
+            if mirrored { return displays }
+            return [name.flatMap { name in displays.first { $0.name == name } } ?? mainLayerDisplay]
+        }
         self.others = others
     }
 

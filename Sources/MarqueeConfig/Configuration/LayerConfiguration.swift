@@ -26,6 +26,14 @@ public struct LayerConfiguration: Sendable, Equatable {
         case items([PlaylistEntry])
     }
 
+    /// The one layer of a file without `[[layer]]`: the whole display,
+    /// playing `[playback] playlist` (what the show's player plays).
+    public static func wholeScreen(_ display: MarqueeConfiguration.Display) -> LayerConfiguration {
+        var layer = LayerConfiguration(index: 0, display: display)
+        layer.name = "video"
+        return layer
+    }
+
     init(index: Int, display: MarqueeConfiguration.Display) {
         name = "layer \(index + 1)"
         z = index

@@ -96,6 +96,7 @@ extension MarqueeConfiguration {
         readSchedule(root.tables("schedule"))
         if let section = root.table("schedule_options") { scheduleOptions.read(section, playlists: playlists.map(\.name)) }
         readLayers(root.tables("layer"))
+        readOverlays(root.tables("overlay"))
         if let section = root.table("controls") { controls.read(section, mediaRoots: playback.mediaRoots, validateAction: validateAction) }
         if let section = root.table("log") { log.read(section) }
         root.finish()

@@ -55,6 +55,17 @@ extension MarqueeConfiguration {
             if let audio = layer.audio { pairs.append(("audio", String(audio))) }
             section("[[layer]]", pairs)
         }
+        for overlay in overlays {
+            var pairs = [("name", quote(overlay.name)), ("kind", quote(overlay.kind.rawValue))]
+            if let rect = overlay.rect { pairs.append(("rect", rect.description)) }
+            pairs += [("anchor", quote(overlay.anchor.rawValue)), ("margin", String(overlay.margin)), ("z", String(overlay.z)),
+                      ("opacity", float(overlay.opacity)), ("path", quote(overlay.path)), ("text", quote(overlay.text)),
+                      ("format", quote(overlay.format)), ("file", quote(overlay.file)), ("speed", float(overlay.speed)),
+                      ("font", quote(overlay.font)), ("size", float(overlay.size)), ("color", quote(overlay.color.description)),
+                      ("outline", float(overlay.outline)), ("box", quote(overlay.box?.description ?? ""))]
+            if let display = overlay.display { pairs.append(("display", quote(display))) }
+            section("[[overlay]]", pairs)
+        }
         section("[controls.stdin]", [("enabled", String(controls.stdin.enabled)), ("format", quote(controls.stdin.format.rawValue))])
         section("[controls.socket]", [("path", quote(controls.socket.path))])
         section("[controls.http]", [

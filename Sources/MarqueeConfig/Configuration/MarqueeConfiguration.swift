@@ -17,6 +17,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var scheduleOptions = ScheduleOptions()
     /// `[[layer]]`, in the file's order; none: one full-screen layer playing `[playback]`.
     public var layers: [LayerConfiguration] = []
+    /// `[[overlay]]`, in the file's order: drawn over the layers.
+    public var overlays: [OverlayConfiguration] = []
     public var controls = Controls()
     public var log = Log()
 

@@ -1,0 +1,99 @@
+import Foundation
+import Marquee
+import MarqueeConfig
+import MarqueeControl
+import MarqueeKMS
+import MarqueeOverlays
+
+/// A show's `[[overlay]]` tables made into overlays on its displays: each
+/// drawn by the display's own thread over the layers. One that cannot be
+/// made (a picture that cannot be read) is one line and left out; a font
+/// that is not installed is one line and fontconfig's fallback.
+struct ShowOverlays: Sendable {
+    struct Overlay: Sendable {
+        let name: String
+        let kind: OverlayConfiguration.Kind
+        /// One per display it is on (a mirrored layout: every display).
+        let layers: [DisplayLayer]
+        /// `text` overlays, so `show-text` can change one.
+        let texts: [TextOverlay]
+    }
+
+    let overlays: [Overlay]
+
+    /// - Parameter displays: the displays an overlay goes on, by its `display` key (nil: the main one).
+    init(_ tables: [OverlayConfiguration], configPath: String?, log: ControlLog, displays: (String?) -> [LayeredDisplay]) {
+        var fonts: Set<String> = []
+        var made: [Overlay] = []
+        for table in tables where table.kind != .image {
+            guard fonts.insert(table.font).inserted, let note = FontCheck.fallbackNote(for: table.font) else { continue }
+            log.warning("\(Self.place(table))\(note)")
+        }
+        for table in tables {
+            do {
+                var layers: [DisplayLayer] = [], texts: [TextOverlay] = []
+                for display in displays(table.display) {
+                    let (content, size) = try Self.content(table, configPath: configPath, log: log)
+                    if let text = content as? TextOverlay { texts.append(text) }
+                    let frame = table.rect ?? Self.anchored(table, size: size)
+                    layers.append(display.addOverlay(LayerSettings(frame: frame, zPosition: table.z, opacity: table.opacity), content: content))
+                }
+                made.append(Overlay(name: table.name, kind: table.kind, layers: layers, texts: texts))
+            } catch {
+                log.error("\(Self.place(table))\(table.name): \(error); not shown")
+            }
+        }
+        overlays = made
+    }
+
+    private static func place(_ table: OverlayConfiguration) -> String { table.location.map { "\($0): " } ?? "" }
+
+    private static func style(_ table: OverlayConfiguration) -> TextStyle {
+        TextStyle(font: table.font, size: table.size, color: table.color.rgb, outline: table.outline, box: table.box?.rgb,
+                  alignment: table.rect == nil ? table.anchor.keypad : 5)
+    }
+
+    /// What draws the overlay, and the size it takes where it is anchored.
+    private static func content(_ table: OverlayConfiguration, configPath: String?,
+                                log: ControlLog) throws -> (any OverlayContent, PixelSize) {
+        let style = style(table)
+        switch table.kind {
+        case .image:
+            let image = try ImageOverlay(path: resolved(table.path, configPath))
+            return (image, image.naturalSize)
+        case .text:
+            return (try TextOverlay(text: table.text, style: style), try TextOverlay.measure(table.text, style: style))
+        case .clock:
+            let clock = try ClockOverlay(format: table.format, style: style)
+            // Digits vary in width in some fonts: a tenth over.
+            let sample = try TextOverlay.measure(clock.sampleText, style: style)
+            return (clock, PixelSize(width: (sample.width * 11 / 10 + 1) & ~1, height: sample.height))
+        case .ticker:
+            let file = table.file.isEmpty ? nil : resolved(table.file, configPath)
+            let ticker = try TickerOverlay(text: table.text, file: file, speed: table.speed, style: style, onEvent: { log.warning($0) })
+            return (ticker, PixelSize(width: 0, height: (Int(table.size * 1.5) + 1) & ~1))
+        }
+    }
+
+    /// An overlay without `rect`: at its anchor at its own size; a ticker across the whole width.
+    private static func anchored(_ table: OverlayConfiguration, size: PixelSize) -> LayerRect {
+        guard table.kind == .ticker else { return table.anchor.rect(size: size, margin: table.margin) }
+        let row = table.anchor.rect(size: size, margin: table.margin)
+        return LayerRect(x: .pixels(0), y: row.y, width: .percent(100), height: .pixels(size.height))
+    }
+
+    private static func resolved(_ path: String, _ configPath: String?) -> String {
+        guard !path.hasPrefix("/"), let base = PlaylistLoader.base(configPath) else { return path }
+        return base + "/" + path
+    }
+
+    /// Each overlay: its name, kind, where it is and whether it shows.
+    var status: [[String: JSONValue]] {
+        overlays.map { overlay in
+            let first = overlay.layers.first
+            return ["name": .string(overlay.name), "kind": .string(overlay.kind.rawValue),
+                    "rect": first?.placement.map { .string("\($0)") } ?? .null,
+                    "visible": .bool(first.map { !$0.settings.isHidden } ?? false)]
+        }
+    }
+}
