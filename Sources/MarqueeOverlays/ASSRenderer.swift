@@ -14,15 +14,15 @@ final class ASSRenderer {
 
     init() throws(OverlayError) {
         guard let library = ass_library_init() else { throw OverlayError(call: "ass_library_init", detail: "out of memory") }
+        // libass's messages are for debugging its scripts; ours are generated
+        // (without a callback of its own it writes them all on stderr).
+        ass_set_message_cb(library, { _, _, _, _ in }, nil)
         guard let renderer = ass_renderer_init(library) else {
             ass_library_done(library)
             throw OverlayError(call: "ass_renderer_init", detail: "no font renderer (FreeType)")
         }
         self.library = library
         self.renderer = renderer
-        // libass's messages are for debugging its scripts; ours are generated
-        // (without a callback of its own it writes them all on stderr).
-        ass_set_message_cb(library, { _, _, _, _ in }, nil)
         ass_set_fonts(renderer, nil, "sans-serif", Int32(ASS_FONTPROVIDER_FONTCONFIG.rawValue), nil, 1)
     }
 

@@ -8,12 +8,12 @@ import Synchronization
 public final class TextOverlay: OverlayContent, @unchecked Sendable {
     // @unchecked: `renderer` is the display thread's alone; `state` is a Mutex.
     private let renderer: ASSRenderer
-    private let state: Mutex<String>
+    private let state: Mutex<(text: String, until: HostTime?)>
     public let style: TextStyle
 
     public init(text: String, style: TextStyle) throws(OverlayError) {
         renderer = try ASSRenderer()
-        state = Mutex(text)
+        state = Mutex((text, nil))
         self.style = style
     }
 
@@ -32,13 +32,21 @@ public final class TextOverlay: OverlayContent, @unchecked Sendable {
 
     /// Takes effect when the display draws it again (`DisplayLayer.redraw`).
     public var text: String {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
+        get { state.withLock { $0.text } }
+        set { state.withLock { $0 = (newValue, nil) } }
+    }
+
+    /// `text` until `until` (the display draws nothing from then on), as
+    /// `show-text` shows it; takes effect when the display draws it again.
+    public func show(_ text: String, until: HostTime) {
+        state.withLock { $0 = (text, until) }
     }
 
     public func draw(into plane: MutableImagePlane, size: PixelSize, at time: HostTime) -> HostTime? {
+        let (text, until) = state.withLock { $0 }
+        if let until, until <= time { return nil }
         renderer.drawFitted(text, style: style, into: plane, size: size)
-        return nil
+        return until
     }
 }
 

@@ -24,6 +24,14 @@ import Testing
 
     /// `screen off|on` is one call on the target (the player pauses and
     /// resumes itself), and `status` and `get screen` report it.
+    /// `show-text` and `overlay` reach the target as they are written; its refusal is the reply.
+    @Test func overlayCommandsReachTheTarget() throws {
+        #expect(try run("show-text Doors at 9 5") == .success(.done(nil)))
+        #expect(try run("overlay logo off") == .success(.done(nil)))
+        #expect(try run("overlay ticker on") == .failure(ControlError("overlay: no overlay 'ticker' (have: logo)")))
+        #expect(player.calls == ["show-text Doors at 9 5.0", "overlay logo false"])
+    }
+
     @Test func screenOffAndOnReachTheTargetAndTheStatus() throws {
         #expect(try run("screen off") == .success(.done(nil)))
         #expect(player.calls == ["screen false"])

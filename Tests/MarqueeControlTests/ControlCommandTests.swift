@@ -11,6 +11,9 @@ import Testing
         ("rate 0.5", .rate(0.5)), ("volume 0", .volume(0)), ("mute", .mute), ("unmute", .unmute),
         ("status", .status), ("reload", .reload), ("quit", .quit),
         ("screen off", .screen(on: false)), ("screen on", .screen(on: true)), ("SCREEN Off", .screen(on: false)),
+        ("show-text Sale ends today", .showText("Sale ends today", seconds: 3)), ("show-text Doors at 9 10", .showText("Doors at 9", seconds: 10)),
+        ("show-text 42", .showText("42", seconds: 3)), ("overlay logo off", .overlay(name: "logo", visible: false)),
+        ("overlay clock ON", .overlay(name: "clock", visible: true)),
     ])
     func everyCommandParsesAndPrintsBackTheSame(text: String, command: ControlCommand) throws {
         #expect(try ControlCommand(parsing: text) == command)
@@ -51,6 +54,10 @@ import Testing
         ("screen dim", "screen: 'dim' is not on or off"),
         ("screen off now", "usage: screen on | off"),
         ("screan off", "unknown command 'screan' (did you mean 'screen'?)"),
+        ("show-text", "usage: show-text TEXT [SECONDS] (SECONDS from 0.1 to 3600, default 3)"),
+        ("show-text hello 0", "usage: show-text TEXT [SECONDS] (SECONDS from 0.1 to 3600, default 3)"),
+        ("overlay logo", "usage: overlay NAME on | off"),
+        ("overlay logo blink", "overlay: 'blink' is not on or off"),
     ])
     func badCommandsSayWhatIsWrong(text: String, message: String) {
         #expect(throws: ControlError(message)) { try ControlCommand(parsing: text) }

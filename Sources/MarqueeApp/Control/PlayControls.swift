@@ -88,7 +88,7 @@ public final class PlayControls: Sendable {
         self.service = service
         self.configPath = configPath
         self.overrides = overrides
-        target = QueuePlayerTarget(player: player, display: display, recorder: recorder)
+        target = QueuePlayerTarget(player: player, display: display, recorder: recorder, overlays: screen.layout?.overlays)
         LineWriter.ignoreBrokenPipes()
         output = LineWriter(descriptor: STDOUT_FILENO)
         log = ControlLog(level: configuration.log.level)

@@ -15,11 +15,29 @@ final class QueuePlayerTarget: PlaybackTarget {
     let scheduleSummary = Mutex<(@Sendable () -> PlaybackStatus.ScheduleSummary?)?>(nil)
     /// The play log's recorder: an item a command moves on from ends as `command`.
     let recorder: PlayRecorder?
+    /// The layout's overlays, for `show-text` and `overlay`; nil for a single full-screen output.
+    let overlays: ShowOverlays?
 
-    init(player: QueuePlayer, display: String, recorder: PlayRecorder?) {
+    init(player: QueuePlayer, display: String, recorder: PlayRecorder?, overlays: ShowOverlays?) {
         self.player = player
         self.display = display
         self.recorder = recorder
+        self.overlays = overlays
+    }
+
+    func showText(_ text: String, seconds: Double) throws(ControlError) {
+        guard let overlays else { throw Self.noOverlays("show-text") }
+        try overlays.showText(text, seconds: seconds)
+    }
+
+    func setOverlay(_ name: String, visible: Bool) throws(ControlError) {
+        guard let overlays else { throw Self.noOverlays("overlay") }
+        try overlays.setVisible(name, visible)
+    }
+
+    /// The single full-screen output (no `[[layer]]` or `[[overlay]]`) scans the video out alone.
+    private static func noOverlays(_ command: String) -> ControlError {
+        ControlError("\(command): this show has no overlays; a file with [[overlay]] or [[layer]] tables draws them")
     }
 
     var status: PlaybackStatus {

@@ -90,7 +90,7 @@ final class ShowLayout: Sendable {
         mainName = tables[mainIndex].name
         mainDisplay = placed(tables[mainIndex]).name
         let mainLayerDisplay = names.firstIndex(of: tables[mainIndex].display ?? defaultName).map { displays[$0] } ?? displays[0]
-        overlays = ShowOverlays(configuration.overlays, configPath: options.configPath, log: log) { name in
+        overlays = ShowOverlays(configuration.overlays, configPath: options.configPath, log: log, clock: clock) { name in
             if mirrored { return displays }
             return [name.flatMap { name in displays.first { $0.name == name } } ?? mainLayerDisplay]
         }

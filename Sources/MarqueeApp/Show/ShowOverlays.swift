@@ -1,4 +1,3 @@
-import Foundation
 import Marquee
 import MarqueeConfig
 import MarqueeControl
@@ -20,9 +19,14 @@ struct ShowOverlays: Sendable {
     }
 
     let overlays: [Overlay]
+    /// Where `show-text` draws: along the bottom of the main display, over everything.
+    private let osd: (text: TextOverlay, layers: [DisplayLayer])?
+    private let clock: any HostClock
 
     /// - Parameter displays: the displays an overlay goes on, by its `display` key (nil: the main one).
-    init(_ tables: [OverlayConfiguration], configPath: String?, log: ControlLog, displays: (String?) -> [LayeredDisplay]) {
+    init(_ tables: [OverlayConfiguration], configPath: String?, log: ControlLog, clock: any HostClock,
+         displays: (String?) -> [LayeredDisplay]) {
+        self.clock = clock
         var fonts: Set<String> = []
         var made: [Overlay] = []
         for table in tables where table.kind != .image {
@@ -44,6 +48,36 @@ struct ShowOverlays: Sendable {
             }
         }
         overlays = made
+        osd = Self.makeOSD(on: displays(nil), log: log)
+    }
+
+    /// mpv's OSD text: white on a dark box, bottom centre, above every overlay.
+    private static func makeOSD(on displays: [LayeredDisplay], log: ControlLog) -> (TextOverlay, [DisplayLayer])? {
+        let style = TextStyle(size: 48, color: 0xffffff, outline: 0, box: 0x202020, alignment: 2)
+        do {
+            let text = try TextOverlay(text: "", style: style)
+            let frame = LayerRect(x: .pixels(0), y: .anchored(percent: 100, pixels: -160), width: .percent(100), height: .pixels(136))
+            return (text, displays.map { $0.addOverlay(LayerSettings(frame: frame, zPosition: Int.max), content: text) })
+        } catch {
+            log.error("show-text: \(error); it will not be shown")
+            return nil
+        }
+    }
+
+    /// `show-text`: the text for `seconds`, replacing any shown.
+    func showText(_ text: String, seconds: Double) throws(ControlError) {
+        guard let osd else { throw ControlError("show-text: the text renderer could not start") }
+        osd.text.show(text, until: clock.now() + .nanoseconds(Int64(seconds * 1e9)))
+        for layer in osd.layers { layer.redraw() }
+    }
+
+    /// `overlay NAME on|off`.
+    func setVisible(_ name: String, _ visible: Bool) throws(ControlError) {
+        guard let overlay = overlays.first(where: { $0.name == name }) else {
+            let names = overlays.map(\.name)
+            throw ControlError("overlay: no overlay '\(name.prefix(40))'" + (names.isEmpty ? " (there are none)" : " (have: \(names.joined(separator: ", ")))"))
+        }
+        for layer in overlay.layers { layer.settings.isHidden = !visible }
     }
 
     private static func place(_ table: OverlayConfiguration) -> String { table.location.map { "\($0): " } ?? "" }

@@ -24,6 +24,10 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     /// Switch the display off (the monitor sleeps; playback pauses) or on
     /// again (the picture back; playback resumes if it was playing).
     case screen(on: Bool)
+    /// Text over the video for `seconds` (mpv's show-text).
+    case showText(String, seconds: Double)
+    /// Shows or hides the `[[overlay]]` of that name.
+    case overlay(name: String, visible: Bool)
     /// Read the configuration file again.
     case reload
     /// Stop playing and exit.
@@ -45,8 +49,11 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
 
     /// Every command name, as written.
     public static let names = ["play", "pause", "toggle", "stop", "seek", "next", "prev", "goto", "loop",
-                               "rate", "step", "volume", "mute", "unmute", "screen", "status", "reload", "quit",
-                               "get", "observe", "unobserve"]
+                               "rate", "step", "volume", "mute", "unmute", "screen", "show-text", "overlay", "status",
+                               "reload", "quit", "get", "observe", "unobserve"]
+
+    /// How long `show-text` shows its text when it does not say.
+    public static let showTextSeconds = 3.0
 
     /// Parses a text line: a command name, then its arguments, separated by
     /// spaces or tabs.
@@ -122,6 +129,26 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
             case "off": self = .screen(on: false)
             default: throw ControlError("screen: '\(arguments[0].prefix(40))' is not on or off")
             }
+        case "show-text":
+            // A last word that is a number is how long; the words before it are the text.
+            let usage = "usage: show-text TEXT [SECONDS] (SECONDS from 0.1 to 3600, default \(Self.format(Self.showTextSeconds)))"
+            var words = arguments
+            var seconds = Self.showTextSeconds
+            if words.count > 1, let last = words.last, let number = Self.number(last) {
+                guard (0.1...3600).contains(number) else { throw ControlError(usage) }
+                seconds = number
+                words.removeLast()
+            }
+            let text = words.joined(separator: " ")
+            guard !text.isEmpty, text.count <= 1000 else { throw ControlError(usage) }
+            self = .showText(text, seconds: seconds)
+        case "overlay":
+            try expect(2, "NAME on | off")
+            switch arguments[1].lowercased() {
+            case "on": self = .overlay(name: arguments[0], visible: true)
+            case "off": self = .overlay(name: arguments[0], visible: false)
+            default: throw ControlError("overlay: '\(arguments[1].prefix(40))' is not on or off")
+            }
         case "volume":
             try expect(1, "V (0 to 1)")
             guard let volume = Self.number(arguments[0]), (0...1).contains(volume) else {
@@ -177,6 +204,8 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
         case .mute: "mute"
         case .unmute: "unmute"
         case .screen(let on): on ? "screen on" : "screen off"
+        case .showText(let text, let seconds): "show-text \(text) \(Self.format(seconds))"
+        case .overlay(let name, let visible): "overlay \(name) \(visible ? "on" : "off")"
         case .status: "status"
         case .reload: "reload"
         case .quit: "quit"

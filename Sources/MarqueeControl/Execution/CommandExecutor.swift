@@ -84,6 +84,10 @@ public final class CommandExecutor: Sendable {
         case .mute: target.setMuted(true)
         case .unmute: target.setMuted(false)
         case .screen(let on): target.setScreenPower(on: on)
+        case .showText(let text, let seconds):
+            do throws(ControlError) { try target.showText(text, seconds: seconds) } catch { return .failure(error) }
+        case .overlay(let name, let visible):
+            do throws(ControlError) { try target.setOverlay(name, visible: visible) } catch { return .failure(error) }
         case .status: return .success(.status(status))
         case .get(let property): return .success(.value(target.value(of: property)))
         case .observe, .unobserve:

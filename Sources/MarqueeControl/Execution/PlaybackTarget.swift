@@ -30,6 +30,12 @@ public protocol PlaybackTarget: Sendable {
     /// switch off paused): `Player.setScreenPower(on:)`. The one call for
     /// `screen on|off` and anything else that powers the screen.
     func setScreenPower(on: Bool)
+    /// Text over the video for `seconds`, replacing any shown.
+    /// - Throws: `ControlError` where the display draws no overlays.
+    func showText(_ text: String, seconds: Double) throws(ControlError)
+    /// Shows or hides the `[[overlay]]` called `name`.
+    /// - Throws: `ControlError` naming the overlays there are.
+    func setOverlay(_ name: String, visible: Bool) throws(ControlError)
     /// A property by name (`get`); `statusValue(of:)` answers those a
     /// status holds, the target the rest (playlist, stats, display, decoder).
     func value(of property: PlayerProperty) -> JSONValue
