@@ -53,11 +53,20 @@ public final class TickerOverlay: OverlayContent, @unchecked Sendable {
         if strip == nil || strip?.height != size.height { strip = makeStrip(height: size.height) }
         guard let strip, strip.period > 0 else { return nil }
         let shift = offset(at: time, period: strip.period)
-        for row in 0..<size.height {
-            let pixels = (plane.base + row * plane.bytesPerRow).assumingMemoryBound(to: UInt32.self)
-            for column in 0..<size.width {
+        // Runs of the strip copied whole (the plane is clear, so the gap needs nothing): a
+        // per-pixel loop costs a debug build most of the repaint window.
+        strip.pixels.withUnsafeBytes { source in
+            var column = 0
+            while column < size.width {
                 let x = (shift + column) % strip.period
-                if x < strip.width { pixels[column] = strip.pixels[row * strip.width + x] }
+                let run = min(size.width - column, x < strip.width ? strip.width - x : strip.period - x)
+                if x < strip.width {
+                    for row in 0..<size.height {
+                        (plane.base + row * plane.bytesPerRow + column * 4)
+                            .copyMemory(from: source.baseAddress! + (row * strip.width + x) * 4, byteCount: run * 4)
+                    }
+                }
+                column += run
             }
         }
         // Every vblank: the display takes the first after this.
