@@ -3,7 +3,9 @@ drawn over a playing clip on bochs (a primary plane only, so both are
 blended in software), each checked against ffmpeg: the logo against its
 `overlay` filter, the clock against its `ass` filter (libass, the same
 fonts) drawing the time the guest read just before and after the capture.
-Also `show-text` on stdin and `overlay NAME off`.
+Also `show-text` on stdin and `overlay NAME off`. On vkms, whose overlay
+planes blend ARGB8888, the logo goes on a plane of its own and the screen
+is the one bochs's software blending makes.
 
 Imported by `scenarios`, which passes itself as `board`.
 """
@@ -12,7 +14,7 @@ import os
 import tempfile
 
 from kms_scenarios import SCREEN, SETTLE_S, ffmpeg, marquee_errors
-from layout_scenarios import crop, psnr
+from layout_scenarios import crop, plane_blocks, psnr
 
 LOGO_RECT = (24, 24, 160, 90)        # anchor = "top-left", margin 24, the PNG's own size
 CLOCK_RECT = (880, 520, 360, 80)    # above the show-text band
@@ -141,6 +143,69 @@ wait $pid; echo "exit $?"
             f"from libass via ffmpeg; show-text up and gone after 2 s; overlay off leaves the clip ({off_db:.1f} dB)")
 
 
+def scenario_kms_overlays_vkms(board, out):
+    """Must-show 4 on vkms: with planes, the logo is on an overlay plane of
+    its own in ARGB8888 at its rect, with marquee's framebuffer (debugfs
+    state), the clip on another; and the screen's CRC equals the CRC with
+    the clip and the logo blended in software (`--plane primary`), the path
+    kms-overlays checks against ffmpeg. The logo's alpha here is 0 or 255
+    (a checkerboard): where alpha is partial, vkms rounds its blend its own
+    way, a unit here and there, which a CRC cannot tell from a wrong picture."""
+    os.makedirs(out, exist_ok=True)
+    share = tempfile.mkdtemp(prefix="overlay-share-")
+    ffmpeg("-f", "lavfi", "-i", f"color={GREY}:size=320x240:rate=25", "-t", "3", "-c:v", "libx264", "-qp", "0",
+           "-pix_fmt", "yuv420p", os.path.join(share, "grey.mp4"))
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x90:rate=1", "-vf",
+           "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='255*mod(floor(X/8)+floor(Y/8),2)'", "-frames:v", "1",
+           os.path.join(share, "logo.png"))
+    with open(os.path.join(share, "overlays.toml"), "w") as f:
+        f.write("""[playback]
+playlist = ["grey.mp4"]
+loop = "playlist"
+
+[[overlay]]
+name = "logo"
+kind = "image"
+path = "logo.png"
+anchor = "top-left"
+""")
+    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
+cd /mnt/host
+for plane in auto primary; do
+  marquee play --config overlays.toml --audio-out null --plane $plane >/dev/null 2>>errors.txt & pid=$!
+  sleep {SETTLE_S}
+  sleep 4
+  echo "crc $plane: $(crcs)"
+  cp /sys/kernel/debug/dri/0/state state-$plane.txt
+  kill -TERM $pid; wait $pid; echo "exit $plane $?"
+done
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
+    for plane in ("auto", "primary"):
+        board.check(f"exit {plane} 0" in stdout, f"marquee --plane {plane} did not exit 0:\n{stdout}")
+    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if l.startswith("crc ") and ": " in l)
+    auto, primary = (lines.get(f"crc {k}", "").split() for k in ("auto", "primary"))
+    board.check(len(auto) == 1 and len(primary) == 1, f"a still screen should give one CRC each: auto {auto}, primary {primary}")
+    board.check(auto == primary, f"with planes the screen's CRC {auto} differs from the software blending's {primary}")
+    with_planes = plane_blocks(open(os.path.join(share, "state-auto.txt")).read())
+    composed = plane_blocks(open(os.path.join(share, "state-primary.txt")).read())
+    logo = [name for name, fields in with_planes.items() if fields.get("crtc-pos") == "160x90+24+24"]
+    board.check(logo, f"no plane at the logo's rect 160x90+24+24: {with_planes}")
+    fields = with_planes[logo[0]] if logo else {}
+    board.check(fields.get("allocated by", "").startswith("marquee") and "AR24" in fields.get("format", ""),
+                f"the logo's plane does not show marquee's ARGB8888 buffer: {fields}")
+    board.check(len(with_planes) == 3, f"the primary, the clip and the logo should each have a plane: {with_planes}")
+    board.check(len(composed) == 1, f"--plane primary should leave one plane in use, the primary: {composed}")
+    return (f"logo on {logo[0] if logo else '?'} (ARGB8888), {len(with_planes)} planes in use; CRC {auto[0] if auto else '?'} = "
+            f"everything blended in software")
+
+
 SCENARIOS = {
     "kms-overlays": scenario_kms_overlays,
+    "kms-overlays-vkms": scenario_kms_overlays_vkms,
 }

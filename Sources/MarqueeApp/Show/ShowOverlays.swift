@@ -57,7 +57,8 @@ struct ShowOverlays: Sendable {
         do {
             let text = try TextOverlay(text: "", style: style)
             let frame = LayerRect(x: .pixels(0), y: .anchored(percent: 100, pixels: -160), width: .percent(100), height: .pixels(136))
-            return (text, displays.map { $0.addOverlay(LayerSettings(frame: frame, zPosition: Int.max), content: text) })
+            // Hidden until the first show-text: no plane or blending for it before.
+            return (text, displays.map { $0.addOverlay(LayerSettings(frame: frame, zPosition: Int.max, isHidden: true), content: text) })
         } catch {
             log.error("show-text: \(error); it will not be shown")
             return nil
@@ -68,7 +69,10 @@ struct ShowOverlays: Sendable {
     func showText(_ text: String, seconds: Double) throws(ControlError) {
         guard let osd else { throw ControlError("show-text: the text renderer could not start") }
         osd.text.show(text, until: clock.now() + .nanoseconds(Int64(seconds * 1e9)))
-        for layer in osd.layers { layer.redraw() }
+        for layer in osd.layers {
+            layer.settings.isHidden = false
+            layer.redraw()
+        }
     }
 
     /// `overlay NAME on|off`.

@@ -44,12 +44,13 @@ protocol DisplayHead: AnyObject {
 
     /// Which layers get a hardware plane of their own: rectangles in
     /// stacking order, bottom first (`composedOnly`: those that must be
-    /// composed in software); the answer maps their indices to plane ids.
-    /// Only what TEST_ONLY commits accept.
-    func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool]) -> [Int: UInt32]
-    /// A buffer for one layer's pictures: scan-out memory for a plane, else
-    /// memory the owner composes from.
-    func makeBuffer(width: Int, height: Int, forPlane: Bool) throws -> any ComposedBuffer
+    /// composed in software; `needsAlpha`: those whose pixels carry alpha);
+    /// the answer maps their indices to plane ids. Only what TEST_ONLY
+    /// commits accept.
+    func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool], needsAlpha: [Bool]) -> [Int: UInt32]
+    /// A buffer for one layer's pictures: scan-out memory for a plane
+    /// (ARGB8888 with `alpha`, else XRGB8888), else memory the owner composes from.
+    func makeBuffer(width: Int, height: Int, forPlane: Bool, alpha: Bool) throws -> any ComposedBuffer
     /// Shows `primary` (an index into `primary`, nil: unchanged) and the
     /// plane layers' buffers (`planes`: all of them, `changed`: those that
     /// differ from the last commit; a plane missing from `planes` is taken

@@ -106,7 +106,9 @@ public final class DisplayLayer: VideoLayer, @unchecked Sendable {
             // Three for a plane (one on screen, one queued, one drawn); two
             // in memory, since the display reads only the latest.
             var made: [any ComposedBuffer] = []
-            for _ in 0..<(onPlane ? 3 : 2) { made.append(try display.head.makeBuffer(width: width, height: height, forPlane: onPlane)) }
+            for _ in 0..<(onPlane ? 3 : 2) {
+                made.append(try display.head.makeBuffer(width: width, height: height, forPlane: onPlane, alpha: false))
+            }
             drawnRects = made.map { _ in nil }
             display.withLock {
                 buffers = made

@@ -132,7 +132,7 @@ final class KMSHead: DisplayHead {
         }
     }
 
-    func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool]) -> [Int: UInt32] {
+    func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool], needsAlpha: [Bool]) -> [Int: UInt32] {
         guard let screen, screen.atomic != nil else { return [:] }
         // `[display] plane` narrows what layers may have: none ("primary": all composed) or the one named.
         let usable: [UInt32] = switch options.plane {
@@ -140,16 +140,19 @@ final class KMSHead: DisplayHead {
         case .primary: []
         case .id(let id): screen.overlays.map(\.id).filter { $0 == id }
         }
-        var assignment = LayerPlanes.assign(rects, composedOnly: composedOnly, planes: usable)
+        var assignment = LayerPlanes.assign(rects, composedOnly: composedOnly, needsAlpha: needsAlpha, planes: usable,
+                                            alphaPlanes: screen.alphaOverlays)
         // The driver decides: what it refuses goes back to software, lowest layer first.
-        while !assignment.isEmpty, !screen.accepts(assignment.map { (plane: $0.value, rect: rects[$0.key]) }) {
+        while !assignment.isEmpty,
+              !screen.accepts(assignment.map { (plane: $0.value, rect: rects[$0.key], alpha: needsAlpha[$0.key]) }) {
             assignment.removeValue(forKey: assignment.keys.min()!)
         }
         return assignment
     }
 
-    func makeBuffer(width: Int, height: Int, forPlane: Bool) throws -> any ComposedBuffer {
-        forPlane ? try DumbBuffer(device: device, width: width, height: height, fourcc: marquee_drm_format_xrgb8888())
+    func makeBuffer(width: Int, height: Int, forPlane: Bool, alpha: Bool) throws -> any ComposedBuffer {
+        forPlane ? try DumbBuffer(device: device, width: width, height: height,
+                                  fourcc: alpha ? marquee_drm_format_argb8888() : marquee_drm_format_xrgb8888())
             : MemoryBuffer(width: width, height: height)
     }
 

@@ -18,6 +18,8 @@ final class KMSScreen {
     private(set) var atomic: AtomicObjects?
     let primaryPlane: PlaneState?
     let overlays: [PlaneInfo]
+    /// The overlays that blend ARGB8888 (what overlays with alpha go on).
+    let alphaOverlays: Set<UInt32>
     private let overlayStates: [UInt32: PlaneState]
     private(set) var primary: [DumbBuffer]
     let watch: ConnectorWatch
@@ -49,11 +51,12 @@ final class KMSScreen {
                 self.atomic = atomic
                 primaryPlane = try PlaneState(device: device, plane: primaryInfo.id, crtc: crtc)
                 overlays = planes.filter { $0.kind == .overlay && $0.possibleCRTCs.first == crtc }.sorted { ($0.zpos ?? 0, $0.id) < ($1.zpos ?? 0, $1.id) }
+                alphaOverlays = Set(overlays.filter { $0.supports(marquee_drm_format_argb8888()) }.map(\.id))
                 var states: [UInt32: PlaneState] = [:]
                 for overlay in overlays { states[overlay.id] = try PlaneState(device: device, plane: overlay.id, crtc: crtc) }
                 overlayStates = states
             } else {
-                (atomic, primaryPlane, overlays, overlayStates) = (nil, nil, [], [:])
+                (atomic, primaryPlane, overlays, overlayStates, alphaOverlays) = (nil, nil, [], [:], [])
             }
             primary = try Self.buffers(device: device, mode: mode, background: options.background)
         } catch {
@@ -93,15 +96,16 @@ final class KMSScreen {
 
     /// Whether the driver takes these planes at these places together, over
     /// the primary plane, with the CRTC lit at the mode (TEST_ONLY).
-    func accepts(_ assignment: [(plane: UInt32, rect: PixelRect)]) -> Bool {
+    func accepts(_ assignment: [(plane: UInt32, rect: PixelRect, alpha: Bool)]) -> Bool {
         guard let atomic, let primaryPlane else { return false }
         do throws(KMSError) {
             let request = try AtomicRequest(device: device)
             try lightCRTC(request, atomic)
             try primaryPlane.set(request, framebuffer: primary[0].framebuffer, source: screenRect, destination: screenRect)
             var probes: [DumbBuffer] = []
-            for (plane, rect) in assignment {
-                let probe = try DumbBuffer(device: device, width: rect.width, height: rect.height, fourcc: marquee_drm_format_xrgb8888())
+            for (plane, rect, alpha) in assignment {
+                let probe = try DumbBuffer(device: device, width: rect.width, height: rect.height,
+                                           fourcc: alpha ? marquee_drm_format_argb8888() : marquee_drm_format_xrgb8888())
                 probes.append(probe)
                 try place(request, plane: plane, framebuffer: probe.framebuffer, width: rect.width, height: rect.height, at: rect)
             }

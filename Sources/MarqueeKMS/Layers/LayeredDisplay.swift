@@ -169,10 +169,12 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                       let rect = layer.storedSettings.frame.resolve(on: screen) else { return nil }
                 return (layer, rect)
             }
-            // A layer seen through (opacity below 1, an overlay's own alpha) is
-            // blended in software, and what it covers with it: no plane's alpha property is used.
-            let translucent = stack.map { $0.0.storedSettings.opacity < 1 || $0.0.content != nil }
-            assignment = Dictionary(uniqueKeysWithValues: head.assignPlanes(stack.map(\.1), composedOnly: translucent).map { index, plane in
+            // A layer seen through as a whole (opacity below 1) is blended in software, and what
+            // it covers with it: no plane's alpha property is used. An overlay's own alpha is
+            // blended by a plane that takes ARGB8888 (premultiplied, KMS's default blend mode).
+            let translucent = stack.map { $0.0.storedSettings.opacity < 1 }
+            let alpha = stack.map { $0.0.content != nil }
+            assignment = Dictionary(uniqueKeysWithValues: head.assignPlanes(stack.map(\.1), composedOnly: translucent, needsAlpha: alpha).map { index, plane in
                 (ObjectIdentifier(stack[index].0), plane)
             })
         }
@@ -364,27 +366,34 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     }
 
     /// Draws every overlay due by `time` into its spare buffer (made at its
-    /// place's size), outside the lock: text takes a while to lay out.
+    /// place's size: ARGB scan-out memory where it has a plane, else memory),
+    /// outside the lock: text takes a while to lay out.
     private func drawOverlays(for time: HostTime) {
-        let due = lock.withLock { () -> [(DisplayLayer, PixelRect, [any ComposedBuffer])] in
+        let due = lock.withLock { () -> [(DisplayLayer, PixelRect, Bool, [any ComposedBuffer], Bool, Int?)] in
             layers.compactMap { layer in
-                guard let when = layer.due, when <= time, layer.content != nil, let rect = place(layer)?.rect else { return nil }
-                return (layer, rect, layer.buffers)
+                guard layer.content != nil, let place = place(layer) else { return nil }
+                // Due, or moved (to or off a plane, another size): its buffers no longer fit its place.
+                let moved = layer.buffersOnPlane != (place.plane != nil)
+                    || layer.buffers.first.map { $0.width != place.rect.width || $0.height != place.rect.height } ?? true
+                guard moved || layer.due.map({ $0 <= time }) == true else { return nil }
+                return (layer, place.rect, place.plane != nil, layer.buffers, layer.buffersOnPlane, layer.latest)
             }
         }
-        for (layer, rect, buffers) in due {
-            var buffers = buffers
-            if buffers.first.map({ $0.width != rect.width || $0.height != rect.height }) ?? true {
-                buffers = (0..<2).compactMap { _ in try? head.makeBuffer(width: rect.width, height: rect.height, forPlane: false) }
-                guard buffers.count == 2 else { continue }
+        for (layer, rect, onPlane, current, currentOnPlane, latest) in due {
+            var buffers = current
+            let count = onPlane ? 3 : 2
+            if buffers.count != count || currentOnPlane != onPlane || buffers.first.map({ $0.width != rect.width || $0.height != rect.height }) ?? true {
+                buffers = (0..<count).compactMap { _ in try? head.makeBuffer(width: rect.width, height: rect.height, forPlane: onPlane, alpha: true) }
+                guard buffers.count == count else { continue }
             }
-            let spare = lock.withLock { layer.buffers.count == buffers.count && layer.latest == 0 ? 1 : 0 }
+            // Not the one on screen (nor, on a plane, the one before it, which a flip may still be leaving).
+            let spare = buffers.elementsEqual(current, by: ===) ? ((latest ?? -1) + 1) % count : 0
             buffers[spare].fill(rgb: 0)
             let next = layer.content!.draw(into: buffers[spare].planes(inside: PixelRect(x: 0, y: 0, width: rect.width, height: rect.height))[0],
                                            size: PixelSize(width: rect.width, height: rect.height), at: time)
             lock.withLock {
                 layer.buffers = buffers
-                layer.buffersOnPlane = false
+                layer.buffersOnPlane = onPlane
                 layer.latest = spare
                 layer.version += 1
                 layer.latestVersion = layer.version

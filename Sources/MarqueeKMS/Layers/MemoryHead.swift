@@ -33,9 +33,9 @@ final class MemoryHead: DisplayHead {
     var nextPrimary: Int { (shown + 1) % primary.count }
     var needsPrimary: Bool { lastVblank == nil }
 
-    func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool]) -> [Int: UInt32] { [:] }
+    func assignPlanes(_ rects: [PixelRect], composedOnly: [Bool], needsAlpha: [Bool]) -> [Int: UInt32] { [:] }
 
-    func makeBuffer(width: Int, height: Int, forPlane: Bool) throws -> any ComposedBuffer {
+    func makeBuffer(width: Int, height: Int, forPlane: Bool, alpha: Bool) throws -> any ComposedBuffer {
         MemoryBuffer(width: width, height: height)
     }
 
