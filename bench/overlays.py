@@ -8,7 +8,7 @@ board/qemu-x86_64/build). One boot measures, in turn and `--reps` times:
   logo+clock     the clip under a PNG logo and a `%H:%M:%S` clock: the
                  layout path, each overlay on an ARGB8888 plane of its own
   +ticker        the same with a ticker along the bottom (drawn every vblank)
-  ... software   the same two with `--plane primary`: the clip and the
+  ...,software  the same two with `--plane primary`: the clip and the
                  overlays blended in software into the primary plane
 
 The clip is 1920x1080 25 fps H.264 on vkms's 1920x1080 mode. How CPU and
@@ -71,8 +71,8 @@ def main():
         with open(os.path.join(share, name), "w") as f:
             f.write(text)
     measure("overlays", share, {"alone": ("alone.toml", ""), "logo+clock": ("overlays.toml", ""), "+ticker": ("ticker.toml", ""),
-                                "logo+clock software": ("overlays.toml", "--plane primary"),
-                                "+ticker software": ("ticker.toml", "--plane primary")}, "vkms", args.reps)
+                                "logo+clock,software": ("overlays.toml", "--plane primary"),
+                                "+ticker,software": ("ticker.toml", "--plane primary")}, "vkms", args.reps)
 
 
 if __name__ == "__main__":
