@@ -168,6 +168,38 @@ def plane_blocks(state):
     return {name: fields for name, fields in planes.items() if fields.get("fb", "0") != "0"}
 
 
+def plane_vs_primary(board, out, share, config, wait_s):
+    """Plays `config` (in `share`) on vkms twice in one boot: with planes
+    (`--plane auto`) and with everything composed into the primary plane
+    (`--plane primary`); checks both exit 0 with nothing on stderr. Returns
+    the screen's CRCs over 3 s, wait_s after it settled, for each; those
+    taken as it settled; and debugfs's state of each."""
+    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
+    command = f"""
+mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
+for plane in auto primary; do
+  marquee play --config /mnt/host/{config} --audio-out null --plane $plane >/dev/null 2>>/mnt/host/errors.txt & pid=$!
+  sleep {SETTLE_S}
+  echo "early $plane: $(crcs)"
+  sleep {wait_s}
+  echo "crc $plane: $(crcs)"
+  cp /sys/kernel/debug/dri/0/state /mnt/host/state-$plane.txt
+  kill -TERM $pid; wait $pid; echo "exit $plane $?"
+done
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=300)
+    board.expect_ok(rc, stdout, stderr)
+    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
+    for plane in ("auto", "primary"):
+        board.check(f"exit {plane} 0" in stdout, f"marquee --plane {plane} did not exit 0:\n{stdout}")
+    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if l.startswith("crc ") and ": " in l)
+    auto, primary = (lines.get(f"crc {k}", "").split() for k in ("auto", "primary"))
+    early = {k: v for k, v in (l.split(": ", 1) for l in stdout.splitlines() if l.startswith("early ") and ": " in l)}
+    states = {k: open(os.path.join(share, f"state-{k}.txt")).read() for k in ("auto", "primary")}
+    return auto, primary, early, states
+
+
 def scenario_kms_layout_vkms(board, out):
     """Must-show 2: the same layout (a still clip and one picture, so the
     screen does not change) on vkms, whose overlay planes take a layer at
@@ -184,35 +216,13 @@ def scenario_kms_layout_vkms(board, out):
     pictures = make_pictures(share)
     with open(os.path.join(share, "layout.toml"), "w") as f:
         f.write(layout_toml("still.mp4", pictures[:1]))
-    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
-    command = f"""
-mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
-crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
-for plane in auto primary; do
-  marquee play --config /mnt/host/layout.toml --audio-out null --plane $plane >/dev/null 2>>/mnt/host/errors.txt & pid=$!
-  sleep {SETTLE_S}
-  echo "early $plane: $(crcs)"
-  sleep 6
-  echo "crc $plane: $(crcs)"
-  cp /sys/kernel/debug/dri/0/state /mnt/host/state-$plane.txt
-  kill -TERM $pid; wait $pid; echo "exit $plane $?"
-done
-"""
-    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=300)
-    board.expect_ok(rc, stdout, stderr)
-    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
-    for plane in ("auto", "primary"):
-        board.check(f"exit {plane} 0" in stdout, f"marquee --plane {plane} did not exit 0:\n{stdout}")
-    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if l.startswith("crc ") and ": " in l)
-    auto, primary = (lines.get(f"crc {k}", "").split() for k in ("auto", "primary"))
-    early = {k: v for k, v in (l.split(": ", 1) for l in stdout.splitlines() if l.startswith("early ") and ": " in l)}
+    auto, primary, early, states = plane_vs_primary(board, out, share, "layout.toml", 6)
     board.check(len(auto) == 1 and len(primary) == 1,
                 f"a still layout should give one CRC each: auto {auto}, primary {primary} (6 s earlier: {early})")
     board.check(auto == primary, f"with planes the screen's CRC {auto} differs from the software composition's {primary}")
     x, y, width, height = VIDEO_RECT
     position = f"{width}x{height}+{x}+{y}"
-    with_planes = plane_blocks(open(os.path.join(share, "state-auto.txt")).read())
-    composed = plane_blocks(open(os.path.join(share, "state-primary.txt")).read())
+    with_planes, composed = (plane_blocks(states[k]) for k in ("auto", "primary"))
     video_plane = [name for name, fields in with_planes.items() if fields.get("crtc-pos") == position]
     board.check(video_plane, f"no plane at the video's rect {position}: {with_planes}")
     board.check(with_planes[video_plane[0]].get("allocated by", "").startswith("marquee"),

@@ -14,7 +14,7 @@ import os
 import tempfile
 
 from kms_scenarios import SCREEN, SETTLE_S, ffmpeg, marquee_errors
-from layout_scenarios import crop, plane_blocks, psnr
+from layout_scenarios import crop, plane_blocks, plane_vs_primary, psnr
 
 LOGO_RECT = (24, 24, 160, 90)        # anchor = "top-left", margin 24, the PNG's own size
 CLOCK_RECT = (880, 520, 360, 80)    # above the show-text band
@@ -42,6 +42,27 @@ Dialogue: 0,0:00:00.00,9:59:59.99,Overlay,,0,0,0,,{text}
 """
 
 
+def make_grey_and_logo(share, size, alpha):
+    """grey.mp4, a lossless 3 s clip of one grey picture of `size`, and
+    logo.png, testsrc2 at 160x90 with `alpha` (a geq expression)."""
+    ffmpeg("-f", "lavfi", "-i", f"color={GREY}:size={size}:rate=25", "-t", "3", "-c:v", "libx264", "-qp", "0",
+           "-pix_fmt", "yuv420p", os.path.join(share, "grey.mp4"))
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x90:rate=1", "-vf",
+           f"format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='{alpha}'", "-frames:v", "1", os.path.join(share, "logo.png"))
+
+
+LOGO_TOML = """[playback]
+playlist = ["grey.mp4"]
+loop = "playlist"
+
+[[overlay]]
+name = "logo"
+kind = "image"
+path = "logo.png"
+anchor = "top-left"
+"""
+
+
 def raw(*args, out):
     ffmpeg(*args, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", out)
     return open(out, "rb").read()
@@ -56,23 +77,10 @@ def scenario_kms_overlays(board, out):
     `overlay logo off` leaves the clip there."""
     os.makedirs(out, exist_ok=True)
     share = tempfile.mkdtemp(prefix="overlay-share-")
-    ffmpeg("-f", "lavfi", "-i", f"color={GREY}:size=320x200:rate=25", "-t", "3", "-c:v", "libx264", "-qp", "0",
-           "-pix_fmt", "yuv420p", os.path.join(share, "grey.mp4"))
-    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x90:rate=1", "-vf",
-           "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='255*X/(W-1)'", "-frames:v", "1",
-           os.path.join(share, "logo.png"))
+    make_grey_and_logo(share, "320x200", "255*X/(W-1)")
     x, y, w, h = CLOCK_RECT
     with open(os.path.join(share, "overlays.toml"), "w") as f:
-        f.write(f"""[playback]
-playlist = ["grey.mp4"]
-loop = "playlist"
-
-[[overlay]]
-name = "logo"
-kind = "image"
-path = "logo.png"
-anchor = "top-left"
-
+        f.write(LOGO_TOML + f"""
 [[overlay]]
 name = "clock"
 kind = "clock"
@@ -153,47 +161,13 @@ def scenario_kms_overlays_vkms(board, out):
     way, a unit here and there, which a CRC cannot tell from a wrong picture."""
     os.makedirs(out, exist_ok=True)
     share = tempfile.mkdtemp(prefix="overlay-share-")
-    ffmpeg("-f", "lavfi", "-i", f"color={GREY}:size=320x240:rate=25", "-t", "3", "-c:v", "libx264", "-qp", "0",
-           "-pix_fmt", "yuv420p", os.path.join(share, "grey.mp4"))
-    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x90:rate=1", "-vf",
-           "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='255*mod(floor(X/8)+floor(Y/8),2)'", "-frames:v", "1",
-           os.path.join(share, "logo.png"))
+    make_grey_and_logo(share, "320x240", "255*mod(floor(X/8)+floor(Y/8),2)")
     with open(os.path.join(share, "overlays.toml"), "w") as f:
-        f.write("""[playback]
-playlist = ["grey.mp4"]
-loop = "playlist"
-
-[[overlay]]
-name = "logo"
-kind = "image"
-path = "logo.png"
-anchor = "top-left"
-""")
-    crc = "/sys/kernel/debug/dri/0/crtc-0/crc"
-    command = f"""
-mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
-crcs() {{ echo auto > {crc}/control; timeout 3 cat {crc}/data > /tmp/crc.txt; tail -n 8 /tmp/crc.txt | cut -d' ' -f2 | sort -u | tr '\\n' ' '; }}
-cd /mnt/host
-for plane in auto primary; do
-  marquee play --config overlays.toml --audio-out null --plane $plane >/dev/null 2>>errors.txt & pid=$!
-  sleep {SETTLE_S}
-  sleep 4
-  echo "crc $plane: $(crcs)"
-  cp /sys/kernel/debug/dri/0/state state-$plane.txt
-  kill -TERM $pid; wait $pid; echo "exit $plane $?"
-done
-"""
-    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=300)
-    board.expect_ok(rc, stdout, stderr)
-    board.check(marquee_errors(share) == "", f"marquee reported: {marquee_errors(share)}")
-    for plane in ("auto", "primary"):
-        board.check(f"exit {plane} 0" in stdout, f"marquee --plane {plane} did not exit 0:\n{stdout}")
-    lines = dict(l.split(": ", 1) for l in stdout.splitlines() if l.startswith("crc ") and ": " in l)
-    auto, primary = (lines.get(f"crc {k}", "").split() for k in ("auto", "primary"))
+        f.write(LOGO_TOML)
+    auto, primary, _, states = plane_vs_primary(board, out, share, "overlays.toml", 4)
     board.check(len(auto) == 1 and len(primary) == 1, f"a still screen should give one CRC each: auto {auto}, primary {primary}")
     board.check(auto == primary, f"with planes the screen's CRC {auto} differs from the software blending's {primary}")
-    with_planes = plane_blocks(open(os.path.join(share, "state-auto.txt")).read())
-    composed = plane_blocks(open(os.path.join(share, "state-primary.txt")).read())
+    with_planes, composed = (plane_blocks(states[k]) for k in ("auto", "primary"))
     logo = [name for name, fields in with_planes.items() if fields.get("crtc-pos") == "160x90+24+24"]
     board.check(logo, f"no plane at the logo's rect 160x90+24+24: {with_planes}")
     fields = with_planes[logo[0]] if logo else {}
