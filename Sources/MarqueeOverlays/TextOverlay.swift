@@ -55,10 +55,12 @@ extension ASSRenderer {
     /// A script libass cannot read draws nothing (the text is ours, escaped).
     func drawFitted(_ text: String, style: TextStyle, into plane: MutableImagePlane, size: PixelSize) {
         var fontSize = style.size
-        for _ in 0..<3 {
-            guard let extent = try? extent(of: style.script(text, frame: size, fontSize: fontSize), size: size) else { return }
+        // Measured on a canvas four times the rect: libass cuts what it draws to its frame.
+        let canvas = PixelSize(width: size.width * 4, height: size.height * 4)
+        for _ in 0..<4 {
+            guard let extent = try? extent(of: style.script(text, frame: canvas, fontSize: fontSize), size: canvas) else { return }
             let fits = min(Double(size.width) / Double(extent.width), Double(size.height) / Double(extent.height))
-            if fits >= 1 && extent.x >= 0 && extent.y >= 0 { break }
+            if fits >= 1 { break }
             fontSize *= min(fits, 0.98)
         }
         try? draw(style.script(text, frame: size, fontSize: fontSize), into: plane, size: size)
