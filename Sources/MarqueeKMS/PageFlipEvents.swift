@@ -32,13 +32,19 @@ final class PageFlipEvents {
             if ready < 0, errno == EINTR { continue }
             if ready < 0 { throw KMSError(call: "poll", code: errno, device: device.path) }
             if ready == 0 { return nil }
-            var context = drmEventContext()
-            context.version = 2
-            context.page_flip_handler = { _, _, seconds, microseconds, userData in
-                userData?.assumingMemoryBound(to: Int64.self).pointee = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1_000
-            }
-            try checkDRM(drmHandleEvent(device.fd, &context), "drmHandleEvent", device: device.path)
+            try Self.handleEvents(on: device)
         }
         return HostTime(nanoseconds: slot.pointee)
+    }
+
+    /// Reads the card's pending events: each flip's time (its vblank,
+    /// CLOCK_MONOTONIC) goes into the slot it was committed with, whoever's.
+    static func handleEvents(on device: DRMDevice) throws(KMSError) {
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, seconds, microseconds, userData in
+            userData?.assumingMemoryBound(to: Int64.self).pointee = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1_000
+        }
+        try checkDRM(drmHandleEvent(device.fd, &context), "drmHandleEvent", device: device.path)
     }
 }

@@ -1,4 +1,3 @@
-import CDRM
 import Glibc
 import MarqueeCore
 import Synchronization
@@ -131,13 +130,8 @@ final class KMSCard: @unchecked Sendable {
             if ready < 0, pollError == EINTR { continue }
             if ready < 0 { throw KMSError(call: "poll", code: pollError, device: device.path) }
             if ready == 0 { continue }
-            var context = drmEventContext()
-            context.version = 2
-            context.page_flip_handler = { _, _, seconds, microseconds, userData in
-                userData?.assumingMemoryBound(to: Int64.self).pointee = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1_000
-            }
             // Under the lock: it writes other heads' slots.
-            try checkDRM(drmHandleEvent(device.fd, &context), "drmHandleEvent", device: device.path)
+            try PageFlipEvents.handleEvents(on: device)
             lock.broadcast()
         }
         return HostTime(nanoseconds: slot.pointee)

@@ -376,18 +376,18 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                 let moved = layer.buffersOnPlane != (place.plane != nil)
                     || layer.buffers.first.map { $0.width != place.rect.width || $0.height != place.rect.height } ?? true
                 guard moved || layer.due.map({ $0 <= time }) == true else { return nil }
-                return (layer, place.rect, place.plane != nil, layer.buffers, layer.buffersOnPlane, layer.latest)
+                return (layer, place.rect, place.plane != nil, layer.buffers, moved, layer.latest)
             }
         }
-        for (layer, rect, onPlane, current, currentOnPlane, latest) in due {
+        for (layer, rect, onPlane, current, moved, latest) in due {
             var buffers = current
             let count = onPlane ? 3 : 2
-            if buffers.count != count || currentOnPlane != onPlane || buffers.first.map({ $0.width != rect.width || $0.height != rect.height }) ?? true {
+            if moved {
                 buffers = (0..<count).compactMap { _ in try? head.makeBuffer(width: rect.width, height: rect.height, forPlane: onPlane, alpha: true) }
                 guard buffers.count == count else { continue }
             }
             // Not the one on screen (nor, on a plane, the one before it, which a flip may still be leaving).
-            let spare = buffers.elementsEqual(current, by: ===) ? ((latest ?? -1) + 1) % count : 0
+            let spare = moved ? 0 : ((latest ?? -1) + 1) % count
             buffers[spare].fill(rgb: 0)
             let next = layer.content!.draw(into: buffers[spare].planes(inside: PixelRect(x: 0, y: 0, width: rect.width, height: rect.height))[0],
                                            size: PixelSize(width: rect.width, height: rect.height), at: time)

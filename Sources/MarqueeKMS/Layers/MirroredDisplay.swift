@@ -66,7 +66,7 @@ final class MirrorLayer: VideoLayer, @unchecked Sendable {
         return try copies[drawer].nextTarget(for: frame)
     }
 
-    /// Handed to every display, then waited for on each; when the first showed it.
+    /// Handed to every display, then waited for on each; when the display it was drawn for showed it.
     func present(_ rendered: RenderTarget, of frame: VideoFrame, at target: HostTime) throws -> HostTime {
         let source = copies[drawer]
         guard let drawn = source.handOver(at: target) else {
