@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CLinuxTime"),
         .target(name: "MarqueeCore"),
         .target(name: "MarqueeFFmpeg", dependencies: ["CFFmpeg", "CVA", "CMarqueeShims", "MarqueeCore"]),
-        .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg"]),
+        .target(name: "Marquee", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "MarqueeOverlays"]),
         // The app layer: a configuration made into a show (players, outputs,
         // controls, reloads, the schedule, the HTTP API); the CLI is one user.
         .target(name: "MarqueeApp", dependencies: ["Marquee", "MarqueeKMS", "MarqueeOverlays", "MarqueeALSA", "MarqueeConfig", "MarqueeControl",

@@ -15,10 +15,14 @@ public final class Asset: Sendable {
     /// How `load` asks an rtsp:// server for packets; a player plays the
     /// asset by its own `PlayerConfiguration.network.rtspTransport`.
     public let rtspTransport: RTSPTransport
+    /// A subtitle file for the asset that its name does not tie to it (a
+    /// playlist entry's `captions`); files named for it are found anyway.
+    public let captionsFile: String?
     private let probe = Mutex<Task<MediaDescription, any Error>?>(nil)
 
-    public init(source: String, timeout: Double = 10, rtspTransport: RTSPTransport = .tcp) {
+    public init(source: String, timeout: Double = 10, rtspTransport: RTSPTransport = .tcp, captionsFile: String? = nil) {
         self.source = source
+        self.captionsFile = captionsFile
         self.timeout = timeout
         self.rtspTransport = rtspTransport
     }
@@ -40,6 +44,28 @@ public final class Asset: Sendable {
     public func load<each Value>(_ property: repeat AssetProperty<each Value>) async throws -> (repeat each Value) {
         let media = try await description()
         return (repeat (each property).value(media))
+    }
+
+    /// The alternatives for `characteristic`, like AVAsset's
+    /// `loadMediaSelectionGroup(for:)`: for `.legible`, `captionsFile`,
+    /// the subtitle files named for the asset (`NAME.srt`, `NAME.de.vtt`, ...)
+    /// and the file's text subtitle tracks, in that order; nil when there are none.
+    public func loadMediaSelectionGroup(for characteristic: MediaCharacteristic) async throws -> MediaSelectionGroup? {
+        let media = try await description()
+        let group = legibleGroup(media)
+        return group.options.isEmpty ? nil : group
+    }
+
+    func legibleGroup(_ media: MediaDescription) -> MediaSelectionGroup {
+        let tracks = media.tracks.filter { $0.mediaType == .subtitle }.map {
+            MediaSelectionOption(source: .track($0.id), languageCode: $0.language, codec: $0.codec, title: $0.title)
+        }
+        let files = (captionsFile.map { [$0] } ?? []) + (isNetworkSource ? [] : SidecarFiles.named(for: source))
+        let sidecars = files.map { path in
+            MediaSelectionOption(source: .file(path), languageCode: SidecarFiles.language(of: path, for: source),
+                                 codec: String(path.split(separator: ".").last ?? "").lowercased())
+        }
+        return MediaSelectionGroup(characteristic: .legible, options: sidecars + tracks)
     }
 
     private func description() async throws -> MediaDescription {

@@ -1,6 +1,7 @@
 import CLibass
 import Glibc
 import MarqueeCore
+import MarqueeFFmpeg
 
 /// libass, as mpv uses it for its OSD: a library and a renderer (fonts
 /// found by fontconfig, shaped by HarfBuzz), and ASS scripts drawn by it
@@ -55,12 +56,37 @@ final class ASSRenderer {
             throw OverlayError(call: "ass_read_memory", detail: "libass could not read the script it was given")
         }
         defer { ass_free_track(track) }
-        ass_set_frame_size(renderer, Int32(size.width), Int32(size.height))
         ass_set_storage_size(renderer, Int32(size.width), Int32(size.height))
+        render(track, size: size, at: milliseconds, each)
+    }
+
+    private func render(_ track: UnsafeMutablePointer<ASS_Track>, size: PixelSize, at milliseconds: Int64, _ each: (ASS_Image) -> Void) {
+        ass_set_frame_size(renderer, Int32(size.width), Int32(size.height))
         var image = ass_render_frame(renderer, track, milliseconds, nil)
         while let current = image {
             each(current.pointee)
             image = current.pointee.next
+        }
+    }
+
+    /// A track libass keeps from frame to frame (captions), made as
+    /// ffmpeg's `subtitles` filter makes it: the decoder's header, then
+    /// each cue as a chunk.
+    func makeTrack(_ script: SubtitleScript) throws(OverlayError) -> ASSTrack {
+        guard let track = ass_new_track(library) else { throw OverlayError(call: "ass_new_track", detail: "out of memory") }
+        var header = Array(script.header.utf8CString)
+        header.withUnsafeMutableBufferPointer { ass_process_codec_private(track, $0.baseAddress, Int32($0.count - 1)) }
+        for cue in script.cues {
+            var line = Array(cue.line.utf8CString)
+            line.withUnsafeMutableBufferPointer { ass_process_chunk(track, $0.baseAddress, Int32($0.count - 1), cue.start, cue.duration) }
+        }
+        return ASSTrack(track, library: self)
+    }
+
+    /// Draws what `track` shows at `milliseconds` into `plane` (`size` pixels: the picture), over what it holds.
+    func draw(_ track: ASSTrack, into plane: MutableImagePlane, size: PixelSize, at milliseconds: Int64) {
+        render(track.pointer, size: size, at: milliseconds) { image in
+            Self.blend(image, into: plane, size: size, offset: (0, 0))
         }
     }
 
@@ -85,6 +111,20 @@ final class ASSRenderer {
             }
         }
     }
+}
+
+/// A libass track, owned and freed; drawn by the renderer whose library made it.
+final class ASSTrack {
+    let pointer: UnsafeMutablePointer<ASS_Track>
+    /// Kept alive while the track is: libass frees a track through its library.
+    private let library: ASSRenderer
+
+    init(_ pointer: UnsafeMutablePointer<ASS_Track>, library: ASSRenderer) {
+        self.pointer = pointer
+        self.library = library
+    }
+
+    deinit { ass_free_track(pointer) }
 }
 
 extension PixelRect {

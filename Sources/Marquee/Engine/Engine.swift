@@ -40,6 +40,8 @@ public struct PlayerConfiguration: @unchecked Sendable {
     public var waitsToMinimizeStalling = true
     /// A picture (and the background colour) shown before anything plays.
     public var splash: Splash?
+    /// How each item's captions are chosen at start (`Player.setMediaSelectionCriteria`); nil: none shown.
+    public var legibleCriteria: MediaSelectionCriteria? = MediaSelectionCriteria()
     /// Holds one stage's thread inside a step once (see `StageStall`).
     @_spi(Testing) public var stageStall: StageStall?
 
@@ -150,6 +152,8 @@ final class Engine: @unchecked Sendable {
         var muted = false
         /// The screen power asked for; the presenter switches the output to it.
         var screenOn = true
+        /// How items' captions are chosen now; nil: none shown.
+        var legibleCriteria: MediaSelectionCriteria?
         /// Playing when the screen went off: `screen on` plays again.
         var resumesWhenScreenOn = false
         var status = Player.Status.unknown
@@ -184,6 +188,16 @@ final class Engine: @unchecked Sendable {
 
     let configuration: PlayerConfiguration
     let state: Mutex<State>
+
+    /// Where an item's captions say they are ready, or why they are not: the player's events.
+    var reportCaptions: @Sendable (PlayerItem, Result<MediaSelectionOption, any Error>) -> Void {
+        { [weak self] item, result in
+            switch result {
+            case .success(let option): self?.post(.captionsLoaded(item, option))
+            case .failure(let error): self?.post(.captionsUnavailable(item, error))
+            }
+        }
+    }
     let clock = SyncClock()
     let stats: PlaybackStats
     let observers = TimeObservers()
@@ -214,7 +228,8 @@ final class Engine: @unchecked Sendable {
     ///   caller (tests drive them on a manual clock).
     init(items: [PlayerItem], configuration: PlayerConfiguration, threaded: Bool = true) {
         self.configuration = configuration
-        state = Mutex(State(queue: PlayQueue(items: items), waitsToMinimizeStalling: configuration.waitsToMinimizeStalling))
+        state = Mutex(State(queue: PlayQueue(items: items), waitsToMinimizeStalling: configuration.waitsToMinimizeStalling,
+                            legibleCriteria: configuration.legibleCriteria))
         stats = PlaybackStats(keepsLog: configuration.keepsPresentationLog)
         videoQueue = StageQueue(limits: Self.videoLimits, consumer: signals.presenter, producer: signals.source)
         audioQueue = StageQueue(limits: Self.audioLimits, consumer: signals.audio, producer: signals.source)

@@ -7,11 +7,14 @@ extension ScanOutOutput {
     /// presenter and for `ScreenCapture` alike.
     /// - Returns: when it became visible, as the output says.
     /// - Throws: the output's or the converter's error.
-    func render(_ picture: VideoFrame, with converter: PixelConverter, at time: HostTime) throws -> HostTime {
+    /// - Parameter over: draws over the converted picture in the target (captions) before it is presented.
+    func render(_ picture: VideoFrame, with converter: PixelConverter, at time: HostTime,
+                over: (RenderTarget) -> Void = { _ in }) throws -> HostTime {
         let rendered = try nextTarget(for: picture)
         let source = rendered.crop.flatMap { picture.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
         try converter.convert(source ?? picture, into: rendered.planes, format: rendered.format,
                               width: rendered.width, height: rendered.height, colour: rendered.colour)
+        over(rendered)
         return try present(rendered, of: picture, at: time)
     }
 }

@@ -106,6 +106,24 @@ public class Player: @unchecked Sendable {
     /// a schedule).
     public func setScreenPower(on: Bool) { engine.send(.setScreenPower(on)) }
 
+    /// How the player chooses each item's captions, like AVPlayer's
+    /// `setMediaSelectionCriteria(_:forMediaCharacteristic:)`: the first
+    /// option in a preferred language, else the item's first; nil shows
+    /// none. Applies to the current item at once and to each item as it
+    /// opens, except those whose captions were chosen (`PlayerItem.select`).
+    public func setMediaSelectionCriteria(_ criteria: MediaSelectionCriteria?, forMediaCharacteristic characteristic: MediaCharacteristic) {
+        let current = engine.state.withLock { state in
+            state.legibleCriteria = criteria
+            return state.queue.current
+        }
+        current?.prepareCaptions(criteria: criteria, report: engine.reportCaptions)
+    }
+
+    /// The criteria captions are chosen by now; nil: none shown.
+    public func mediaSelectionCriteria(forMediaCharacteristic characteristic: MediaCharacteristic) -> MediaSelectionCriteria? {
+        engine.state.withLock { $0.legibleCriteria }
+    }
+
     /// Whether the screen is on, as last asked (`setScreenPower(on:)`); true at the start.
     public var isScreenOn: Bool { engine.state.withLock { $0.screenOn } }
 

@@ -37,6 +37,11 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// The splash (`PlayerConfiguration.splash`: its picture, or the
     /// background colour) is on the display, before any item's frame.
     case splashShown
+    /// The item's chosen captions are read and drawn from its next frame on.
+    case captionsLoaded(PlayerItem, MediaSelectionOption)
+    /// The item's chosen captions could not be read (a broken subtitle
+    /// file, bitmap subtitles); the item plays without them.
+    case captionsUnavailable(PlayerItem, any Error)
     /// The splash picture could not be read (missing, damaged, not a
     /// picture): the background colour is shown instead.
     case splashUnavailable(path: String, any Error)
@@ -63,6 +68,8 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .reverseRefused(let item, let reason): "\(item) cannot play backwards: \(reason)"
         case .playbackFinished: "playback finished"
         case .splashShown: "splash shown"
+        case .captionsLoaded(let item, let option): "captions of \(item): \(option)"
+        case .captionsUnavailable(let item, let error): "captions of \(item) not shown: \(error)"
         case .splashUnavailable(let path, let error): "splash \(path) unavailable: \(error)"
         case .timeControlStatusChanged(let status, let reason): "time control \(status.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "")"
         case .eventsDropped(let count): "\(count) events dropped"

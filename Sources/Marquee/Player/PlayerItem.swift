@@ -26,6 +26,7 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
         var imageDuration: Double?
         var preferredPeakBitRate = 0.0
         var preferredMaximumResolution: (width: Int, height: Int)?
+        var captions = ItemCaptions()
     }
 
     public init(asset: Asset) {
@@ -138,7 +139,8 @@ public final class PlayerItem: Sendable, Identifiable, CustomStringConvertible {
         }
     }
 
-    func update(_ body: (inout State) -> Void) { state.withLock { body(&$0) } }
+    @discardableResult
+    func update<Result: Sendable>(_ body: (inout State) -> Result) -> Result { state.withLock { body(&$0) } }
 
     /// What opening the item found; nil before.
     var media: MediaDescription? { state.withLock { $0.media } }

@@ -73,6 +73,8 @@ final class PlaySession: Sendable {
                         Diagnostics.error("\(error)")
                     case .videoDecodingFellBack(let item, let reason, let atSetUp) where reportsSetUpFallbacks || !atSetUp:
                         Diagnostics.error("\(item.asset.source): \(reason)")
+                    case .captionsUnavailable(let item, let error):
+                        reportOnce("\(Self.name(of: item)): captions not shown: \(error)")
                     case .splashShown:
                         service?.ready()
                     case .splashUnavailable(_, let error):

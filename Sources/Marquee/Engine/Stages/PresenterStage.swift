@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MarqueeFFmpeg
+import MarqueeOverlays
 
 /// The presenter stage: shows each frame when the master clock says it is
 /// due, drops frames that are too late, and leads segment changes for video.
@@ -292,7 +293,10 @@ final class PresenterStage: EngineStage {
         var display = target
         var frame = timed
         do {
-            (display, frame.frame) = try draw(frame.frame, visibility: frame.visibility, at: target)
+            let captions = frame.segment.item.captionRenderer.map { renderer in
+                (renderer, Int64((frame.itemTime.seconds * 1000).rounded()))
+            }
+            (display, frame.frame) = try draw(frame.frame, visibility: frame.visibility, captions: captions, at: target)
         } catch {
             // The output keeps its last frame; count it, say why once, go on with the next one.
             engine.stats.update { $0.framesDropped += 1 }
@@ -307,20 +311,26 @@ final class PresenterStage: EngineStage {
     /// dmabuf frame out as it is, else converted into its buffer or format.
     /// Returns when it became visible, and the picture as drawn (a dmabuf
     /// frame downloaded, a fading one blended). Without an output, nothing.
-    func draw(_ picture: VideoFrame, visibility: Double, at target: HostTime) throws -> (HostTime, VideoFrame) {
+    /// - Parameter captions: drawn over the picture where it is rendered
+    ///   into the output's buffer, at that millisecond of its item.
+    func draw(_ picture: VideoFrame, visibility: Double, captions: (CaptionRenderer, Int64)? = nil,
+              at target: HostTime) throws -> (HostTime, VideoFrame) {
         guard output != nil else { return (target, picture) }
-        let drawn = try drawOnOutput(picture, visibility: visibility, at: target)
+        let drawn = try drawOnOutput(picture, visibility: visibility, captions: captions, at: target)
         // The screen's size read here, on the output's own thread.
         let onScreen = PictureOnScreen(frame: drawn.1, screenSize: output?.screenSize)
         engine.onScreen.withLock { $0 = onScreen }
         return drawn
     }
 
-    private func drawOnOutput(_ picture: VideoFrame, visibility: Double, at target: HostTime) throws -> (HostTime, VideoFrame) {
+    private func drawOnOutput(_ picture: VideoFrame, visibility: Double, captions: (CaptionRenderer, Int64)?,
+                              at target: HostTime) throws -> (HostTime, VideoFrame) {
         guard let output else { return (target, picture) }
         var picture = picture
+        // A cue up is drawn into the output's buffer: that frame is not scanned out as decoded.
+        let cue = captions.flatMap { $0.0.script.hasCue(at: $0.1) ? $0 : nil }
         if let hardware = picture.storage as? any DMABufStorage {
-            if visibility >= 1, let scanOut, scanOut.canScanOut(picture, dmabuf: hardware.dmabuf) {
+            if visibility >= 1, cue == nil, let scanOut, scanOut.canScanOut(picture, dmabuf: hardware.dmabuf) {
                 // Zero copy: the output imports the dmabufs and keeps the frame until scanout ends.
                 return (try scanOut.present(picture, at: target), picture)
             }
@@ -330,7 +340,10 @@ final class PresenterStage: EngineStage {
         // Only inside a fade: a copy of the frame, blended toward the colour.
         if visibility < 1, let fader { picture = try fader.faded(picture, visibility: visibility) }
         guard let scanOut else { return (try output.present(convertIfNeeded(picture, for: output), at: target), picture) }
-        return (try scanOut.render(picture, with: converter, at: target), picture)
+        return (try scanOut.render(picture, with: converter, at: target) { rendered in
+            guard let (renderer, milliseconds) = cue, rendered.format == .xrgb8888, let plane = rendered.planes.first else { return }
+            renderer.draw(into: plane, size: PixelSize(width: rendered.width, height: rendered.height), at: milliseconds)
+        }, picture)
     }
 
     /// An output error is said once while it repeats.

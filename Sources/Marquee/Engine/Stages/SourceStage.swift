@@ -320,6 +320,7 @@ final class SourceStage: EngineStage {
             softwareFallback(item, reason: reason, atOpen: opening)
         })
         opening = false
+        item.prepareCaptions(criteria: engine.state.withLock { $0.legibleCriteria }, report: engine.reportCaptions)
         engine.post(.itemStatusChanged(item, .readyToPlay))
         engine.setStatus(.readyToPlay)
         if let decoder = source.decoderName { engine.stats.update { $0.decoder = decoder } }
