@@ -56,7 +56,10 @@ import Testing
         configuration.display.background = RGBColor(red: 0x12, green: 0xAB, blue: 0xEF)
         configuration.decode.hwaccel = .software
         configuration.audio.volume = 0.25
-        configuration.playback.playlist = ["a \"quoted\" name.mp4", "/media/*.mkv", PlaylistEntry(path: "menu.jpg", duration: 20)]
+        configuration.playback.playlist = ["a \"quoted\" name.mp4", "/media/*.mkv", PlaylistEntry(path: "menu.jpg", duration: 20),
+                                           PlaylistEntry(path: "talk.mp4", captions: "subtitles/talk-en.vtt")]
+        configuration.captions.show = false
+        configuration.captions.languages = ["de", "en"]
         configuration.playback.loop = .playlist
         configuration.playback.rate = 1.5
         configuration.playback.betweenItems = .black
@@ -160,10 +163,35 @@ import Testing
             "playback.playlist[1].duration: expected a number, found a string",
             "playback.playlist[2]: has no path (write { path = \"FILE\", duration = SECONDS })",
             "unknown key 'durtion' in [playback.playlist[3]] (did you mean 'duration'?)",
-            "playback.playlist[4]: expected a path or a table { path, duration }, found an integer",
+            "playback.playlist[4]: expected a path or a table { path, duration, captions }, found an integer",
             "playback.playlist[5].path: is empty",
         ])
         #expect(found.map(\.location.description) == ["3:32", "4:32", "5:3", "6:21", "7:3", "8:12"])
+    }
+
+    /// Issue 39: `[captions]` and an entry's `captions` file; wrong types at their place.
+    @Test func captionsAreASectionAndAnEntryKey() throws {
+        let configuration = try MarqueeConfiguration.parse("""
+            [playback]
+            playlist = [{ path = "talk.mp4", captions = "talk.de.srt" }]
+            [captions]
+            languages = ["de", "en"]
+            """)
+        #expect(configuration.playback.playlist == [PlaylistEntry(path: "talk.mp4", captions: "talk.de.srt")])
+        #expect(configuration.captions.show && configuration.captions.languages == ["de", "en"])
+        let found = Self.problems("""
+            [playback]
+            playlist = [{ path = "talk.mp4", captions = 3 }]
+            [captions]
+            show = "yes"
+            languages = "de"
+            """)
+        #expect(found.map(\.message) == [
+            "playback.playlist[0].captions: expected a string, found an integer",
+            "captions.show: expected true or false, found a string",
+            "captions.languages: expected an array of strings, found a string",
+        ], "\(found.map(\.message))")
+        #expect(found.map(\.location.description) == ["2:45", "4:8", "5:13"])
     }
 
     /// Issue 19: a transition that is not one, or a fade with no length

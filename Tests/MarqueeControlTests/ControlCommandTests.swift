@@ -13,7 +13,8 @@ import Testing
         ("screen off", .screen(on: false)), ("screen on", .screen(on: true)), ("SCREEN Off", .screen(on: false)),
         ("show-text Sale ends today", .showText("Sale ends today", seconds: 3)), ("show-text Doors at 9 10", .showText("Doors at 9", seconds: 10)),
         ("show-text 42", .showText("42", seconds: 3)), ("overlay logo off", .overlay(name: "logo", visible: false)),
-        ("overlay clock ON", .overlay(name: "clock", visible: true)),
+        ("overlay clock ON", .overlay(name: "clock", visible: true)), ("captions off", .captions(.off)),
+        ("captions On", .captions(.on)), ("captions DE", .captions(.language("de"))), ("captions eng", .captions(.language("eng"))),
     ])
     func everyCommandParsesAndPrintsBackTheSame(text: String, command: ControlCommand) throws {
         #expect(try ControlCommand(parsing: text) == command)
@@ -58,6 +59,8 @@ import Testing
         ("show-text hello 0", "usage: show-text TEXT [SECONDS] (SECONDS from 0.1 to 3600, default 3)"),
         ("overlay logo", "usage: overlay NAME on | off"),
         ("overlay logo blink", "overlay: 'blink' is not on or off"),
+        ("captions", "usage: captions on | off | LANG"),
+        ("captions german", "captions: 'german' is not on, off or a language code (\"de\", \"eng\")"),
     ])
     func badCommandsSayWhatIsWrong(text: String, message: String) {
         #expect(throws: ControlError(message)) { try ControlCommand(parsing: text) }

@@ -52,6 +52,7 @@ final class FakePlayer: PlaybackTarget {
     func setVolume(_ volume: Double) { state.withLock { $0.volume = volume; $0.calls.append("volume \(volume)") } }
     func setMuted(_ muted: Bool) { state.withLock { $0.muted = muted; $0.calls.append("muted \(muted)") } }
     func setScreenPower(on: Bool) { state.withLock { $0.screenOn = on; $0.calls.append("screen \(on)") } }
+    func setCaptions(_ choice: ControlCommand.CaptionsChoice) { state.withLock { $0.calls.append("captions \(choice)") } }
     func showText(_ text: String, seconds: Double) throws(ControlError) { state.withLock { $0.calls.append("show-text \(text) \(seconds)") } }
     func setOverlay(_ name: String, visible: Bool) throws(ControlError) {
         guard name == "logo" else { throw ControlError("overlay: no overlay '\(name)' (have: logo)") }

@@ -37,8 +37,11 @@ extension PlayerItem {
     /// The option whose captions are shown (or being read to be), like
     /// `currentMediaSelection.selectedMediaOption(in:)`; nil when none.
     public func selectedMediaOption(in group: MediaSelectionGroup) -> MediaSelectionOption? {
-        update { $0.captions.wanted }
+        group.characteristic == .legible ? selectedLegibleOption : nil
     }
+
+    /// The captions shown (or being read to be); nil when none.
+    public var selectedLegibleOption: MediaSelectionOption? { update { $0.captions.wanted } }
 
     /// What the presenter draws over this item's frames; nil while none is ready.
     var captionRenderer: CaptionRenderer? { update { $0.captions.renderer } }

@@ -32,11 +32,21 @@ struct MediaRoots: Sendable {
         guard let first = roots.first else {
             return .failure(ControlError("no [playback] media_roots are set (or none exists), so no file can be named"))
         }
-        guard let real = Self.resolve(PlaylistResolver.absolute(path, base: first)) else { return .failure(ControlError("'\(path.prefix(200))': no such file or folder")) }
+        let real: String, captions: String?
+        switch (inside(path, first), entry.captions.map { inside($0, first) }) {
+        case (.failure(let error), _), (_, .failure(let error)?): return .failure(error)
+        case (.success(let file), let sidecar): (real, captions) = (file, try? sidecar?.get())
+        }
+        return .success(PlaylistEntry(path: real, duration: entry.duration, captions: captions))
+    }
+
+    /// `path` made absolute from `base`, its links followed, if it is inside a root.
+    private func inside(_ path: String, _ base: String) -> Result<String, ControlError> {
+        guard let real = Self.resolve(PlaylistResolver.absolute(path, base: base)) else { return .failure(ControlError("'\(path.prefix(200))': no such file or folder")) }
         guard roots.contains(where: { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
             return .failure(ControlError("'\(path.prefix(200))' is outside the media roots (\(roots.joined(separator: ", ")))"))
         }
-        return .success(PlaylistEntry(path: real, duration: entry.duration))
+        return .success(real)
     }
 
     private static func resolve(_ path: String) -> String? {

@@ -78,6 +78,7 @@ extension PlayControls {
             fields["overlays"] = .array(layout.overlays.status.map(JSONValue.object))
         }
         fields["decoder"] = target.value(of: .decoder)
+        fields["captions"] = player.currentItem?.selectedLegibleOption.map { .string($0.displayName) } ?? .null
         fields["framesPresented"] = .integer(Int64(stats.framesPresented))
         fields["framesDropped"] = .integer(Int64(stats.framesDropped))
         fields["avOffsetP50Ms"] = stats.avOffsetP50Ms.map(JSONValue.number) ?? .null

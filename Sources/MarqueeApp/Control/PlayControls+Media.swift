@@ -23,7 +23,10 @@ extension PlayControls {
     func removeFromPlaylist(_ path: String) -> Result<String?, PlaylistRefusal> {
         let entries = state.withLock { $0.applied.playback.playlist }
         let base = PlaylistLoader.base(configPath)
-        let absolute = entries.map { PlaylistEntry(path: PlaylistResolver.absolute($0.path, base: base), duration: $0.duration) }
+        let absolute = entries.map {
+            PlaylistEntry(path: PlaylistResolver.absolute($0.path, base: base), duration: $0.duration,
+                          captions: $0.captions.map { PlaylistResolver.absolute($0, base: base) })
+        }
         let kept = absolute.filter { Self.resolved($0.path) != path }
         guard kept.count < absolute.count else { return .success(nil) }
         return sendPlaylist(kept).map { Optional($0) }

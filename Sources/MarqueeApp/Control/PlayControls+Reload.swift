@@ -48,6 +48,10 @@ extension PlayControls {
             try? target.setRate(fresh.playback.rate)
             changed.append("rate \(fresh.playback.rate)")
         }
+        if fresh.captions != old.captions {
+            target.applyCaptions(fresh.captions)
+            changed.append("captions \(fresh.captions.show ? "on" : "off")")
+        }
         if fresh.audio.volume != old.audio.volume {
             target.setVolume(fresh.audio.volume)
             changed.append("volume \(fresh.audio.volume)")

@@ -88,7 +88,8 @@ public final class PlayControls: Sendable {
         self.service = service
         self.configPath = configPath
         self.overrides = overrides
-        target = QueuePlayerTarget(player: player, display: display, recorder: recorder, overlays: screen.layout?.overlays)
+        target = QueuePlayerTarget(player: player, display: display, recorder: recorder, overlays: screen.layout?.overlays,
+                                   captionLanguages: configuration.captions.languages)
         LineWriter.ignoreBrokenPipes()
         output = LineWriter(descriptor: STDOUT_FILENO)
         log = ControlLog(level: configuration.log.level)

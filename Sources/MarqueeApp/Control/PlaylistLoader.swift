@@ -31,9 +31,9 @@ public struct PlaylistLoader {
 }
 
 extension PlayerItem {
-    /// The item for a playlist entry's path or URL, with the entry's picture duration.
+    /// The item for a playlist entry's path or URL, with the entry's picture duration and captions file.
     convenience init(_ item: PlaylistResolver.Item) {
-        self.init(source: item.source)
+        self.init(asset: Asset(source: item.source, captionsFile: item.captions))
         imageDuration = item.duration
     }
 }

@@ -60,7 +60,7 @@ public struct PlaylistStore: Sendable {
     }
 
     /// A playlist as sent or saved: `{"playlist": [...]}` or the array
-    /// itself, each element a path or URL, or `{"path": ..., "duration": S}`.
+    /// itself, each element a path or URL, or `{"path": ..., "duration": S, "captions": FILE}`.
     /// - Throws: `ControlError` saying which element is wrong and why.
     static func entries(from bytes: [UInt8]) throws(ControlError) -> [PlaylistEntry] {
         guard JSONValue.nestingDepth(of: String(decoding: bytes, as: UTF8.self)) <= 8 else { throw ControlError("malformed JSON: nested too deep") }
@@ -91,8 +91,14 @@ public struct PlaylistStore: Sendable {
                 guard case .string(let path)? = fields["path"], !path.isEmpty else {
                     throw ControlError("playlist[\(index)]: needs a \"path\"")
                 }
-                if let unknown = fields.keys.sorted().first(where: { $0 != "path" && $0 != "duration" }) {
-                    throw ControlError("playlist[\(index)]: unknown field '\(unknown.prefix(40))' (path, duration)")
+                if let unknown = fields.keys.sorted().first(where: { !["path", "duration", "captions"].contains($0) }) {
+                    throw ControlError("playlist[\(index)]: unknown field '\(unknown.prefix(40))' (path, duration, captions)")
+                }
+                var captions: String?
+                switch fields["captions"] {
+                case nil, .null?: break
+                case .string(let file)? where !file.isEmpty: captions = file
+                default: throw ControlError("playlist[\(index)]: \"captions\" must be a file's path")
                 }
                 var duration: Double?
                 switch fields["duration"] {
@@ -104,7 +110,7 @@ public struct PlaylistStore: Sendable {
                 if let duration, !PlaylistEntry.durations.contains(duration) {
                     throw ControlError("playlist[\(index)]: duration \(duration) s is outside \(PlaylistEntry.durations.lowerBound)...\(Int(PlaylistEntry.durations.upperBound)) s")
                 }
-                entries.append(PlaylistEntry(path: path, duration: duration))
+                entries.append(PlaylistEntry(path: path, duration: duration, captions: captions))
             default:
                 throw ControlError("playlist[\(index)]: must be a path or {\"path\": ..., \"duration\": ...}")
             }
@@ -114,7 +120,11 @@ public struct PlaylistStore: Sendable {
 
     static func json(_ entries: [PlaylistEntry]) -> JSONValue {
         .object(["playlist": .array(entries.map { entry in
-            entry.duration.map { .object(["path": .string(entry.path), "duration": .number($0)]) } ?? .string(entry.path)
+            guard entry.duration != nil || entry.captions != nil else { return .string(entry.path) }
+            var fields: [String: JSONValue] = ["path": .string(entry.path)]
+            if let duration = entry.duration { fields["duration"] = .number(duration) }
+            if let captions = entry.captions { fields["captions"] = .string(captions) }
+            return .object(fields)
         })])
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Marquee
+import MarqueeConfig
 import MarqueeControl
 import Synchronization
 
@@ -17,8 +18,11 @@ final class QueuePlayerTarget: PlaybackTarget {
     let recorder: PlayRecorder?
     /// The layout's overlays, for `show-text` and `overlay`; nil for a single full-screen output.
     let overlays: ShowOverlays?
+    /// The languages `captions on` shows captions in: `[captions] languages`, or the last `captions LANG`.
+    private let captionLanguages: Mutex<[String]>
 
-    init(player: QueuePlayer, display: String, recorder: PlayRecorder?, overlays: ShowOverlays?) {
+    init(player: QueuePlayer, display: String, recorder: PlayRecorder?, overlays: ShowOverlays?, captionLanguages: [String]) {
+        self.captionLanguages = Mutex(captionLanguages)
         self.player = player
         self.display = display
         self.recorder = recorder
@@ -33,6 +37,21 @@ final class QueuePlayerTarget: PlaybackTarget {
     func setOverlay(_ name: String, visible: Bool) throws(ControlError) {
         guard let overlays else { throw Self.noOverlays("overlay") }
         try overlays.setVisible(name, visible)
+    }
+
+    func setCaptions(_ choice: ControlCommand.CaptionsChoice) {
+        let criteria: MediaSelectionCriteria? = switch choice {
+        case .off: nil
+        case .on: MediaSelectionCriteria(preferredLanguages: captionLanguages.withLock { $0 })
+        case .language(let code): MediaSelectionCriteria(preferredLanguages: captionLanguages.withLock { $0 = [code]; return $0 })
+        }
+        player.setMediaSelectionCriteria(criteria, forMediaCharacteristic: .legible)
+    }
+
+    /// `[captions]` as a reload finds it.
+    func applyCaptions(_ captions: MarqueeConfiguration.Captions) {
+        captionLanguages.withLock { $0 = captions.languages }
+        setCaptions(captions.show ? .on : .off)
     }
 
     /// The single full-screen output (no `[[layer]]` or `[[overlay]]`) scans the video out alone.

@@ -142,6 +142,8 @@ public struct Show: Sendable {
         configuration.transition = options.transition
         configuration.deinterlacing = options.deinterlacing
         configuration.imageDuration = options.imageDuration
+        let captions = options.configuration.captions
+        configuration.legibleCriteria = captions.show ? MediaSelectionCriteria(preferredLanguages: captions.languages) : nil
         configuration.onUnavailable = options.configuration.playback.onUnavailable
         configuration.retry = RetrySchedule(cap: options.configuration.playback.retryMax)
         configuration.network.liveLatency = options.configuration.playback.liveLatency

@@ -91,6 +91,7 @@ extension MarqueeConfiguration {
         if let section = root.table("decode") { decode.read(section) }
         if let section = root.table("audio") { audio.read(section) }
         if let section = root.table("playback") { playback.read(section) }
+        if let section = root.table("captions") { captions.read(section) }
         // After [playback], whose transition_ms a playlist's fade takes; before the schedule, which names them.
         if let section = root.table("playlists") { readPlaylists(section) }
         readSchedule(root.tables("schedule"))
@@ -111,7 +112,7 @@ extension MarqueeConfiguration {
         let sections: [(String, (TableReader) -> Void)] = [
             ("display", { configuration.display.read($0) }), ("decode", { configuration.decode.read($0) }),
             ("audio", { configuration.audio.read($0) }), ("playback", { configuration.playback.read($0) }),
-            ("log", { configuration.log.read($0) }),
+            ("captions", { configuration.captions.read($0) }), ("log", { configuration.log.read($0) }),
         ]
         for (name, read) in sections {
             let reader = TableReader(TOMLTable(), name: name, at: SourceLocation(line: 1, column: 1), diagnostics: diagnostics)
@@ -154,6 +155,14 @@ extension MarqueeConfiguration.Display {
         reader.read(&background, "background", described: "a colour like \"#RRGGBB\"", parse: RGBColor.init)
         reader.read(&splash, "splash")
         reader.read(&mirror, "mirror")
+        reader.finish()
+    }
+}
+
+extension MarqueeConfiguration.Captions {
+    mutating func read(_ reader: TableReader) {
+        reader.read(&show, "show")
+        reader.read(&languages, "languages")
         reader.finish()
     }
 }

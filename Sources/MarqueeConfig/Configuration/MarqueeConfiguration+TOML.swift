@@ -41,6 +41,9 @@ extension MarqueeConfiguration {
             ("rtsp_transport", quote(playback.rtspTransport.rawValue)), ("keep_open", String(playback.keepOpen)),
             ("media_roots", "[" + playback.mediaRoots.map(quote).joined(separator: ", ") + "]"),
         ])
+        section("[captions]", [
+            ("show", String(captions.show)), ("languages", "[" + captions.languages.map(quote).joined(separator: ", ") + "]"),
+        ])
         lines.append("")
         lines += scheduleSections()
         for layer in layers {
@@ -133,8 +136,9 @@ extension MarqueeConfiguration {
     }
 
     private func entry(_ entry: PlaylistEntry) -> String {
-        guard let duration = entry.duration else { return quote(entry.path) }
-        return "{ path = \(quote(entry.path)), duration = \(float(duration)) }"
+        guard entry.duration != nil || entry.captions != nil else { return quote(entry.path) }
+        return "{ " + [("path", quote(entry.path)), ("duration", entry.duration.map(float)), ("captions", entry.captions.map(quote))]
+            .compactMap { key, value in value.map { "\(key) = \($0)" } }.joined(separator: ", ") + " }"
     }
 
     /// Always with a decimal point or exponent, so it reads back as a float.

@@ -9,6 +9,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var decode = Decode()
     public var audio = Audio()
     public var playback = Playback()
+    public var captions = Captions()
     /// `[playlists.NAME]`, in the file's order.
     public var playlists: [NamedPlaylist] = []
     /// `[[schedule]]`, in the file's order (the first whose window holds an instant decides).
@@ -49,6 +50,15 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         /// nothing can play, relative to the file's folder; "" for none
         /// (the background colour while waiting).
         public var splash = ""
+    }
+
+    /// `[captions]`: subtitles over the picture, where an item has them
+    /// (a track in its file, or a `.srt`, `.vtt` or `.ass` file beside it).
+    public struct Captions: Sendable, Equatable {
+        public var show = true
+        /// Languages preferred, best first ("de", "en"); an item with none
+        /// of them shows its first captions.
+        public var languages: [String] = []
     }
 
     /// `[decode]`: how video is decoded.

@@ -135,14 +135,15 @@ final class TableReader {
         target = elements.enumerated().compactMap { index, element in
             if let path = element.string { return PlaylistEntry(path: path) }
             guard let table = element.table else {
-                typeError("\(key)[\(index)]", expected: "a path or a table { path, duration }", found: element)
+                typeError("\(key)[\(index)]", expected: "a path or a table { path, duration, captions }", found: element)
                 return nil
             }
             let reader = TableReader(table, name: "\(qualified(key))[\(index)]", at: element.location, diagnostics: diagnostics)
-            var path = ""
+            var path = "", captions = ""
             var duration = -1.0
             reader.read(&path, "path")
             reader.read(&duration, "duration", in: PlaylistEntry.durations, unit: " s")
+            reader.read(&captions, "captions")
             reader.finish()
             guard let given = reader.value("path") else {
                 error("\(key)[\(index)]", "has no path (write { path = \"FILE\", duration = SECONDS })", at: element.location)
@@ -152,7 +153,7 @@ final class TableReader {
                 if given.string != nil { error("\(key)[\(index)].path", "is empty", at: given.location) }
                 return nil
             }
-            return PlaylistEntry(path: path, duration: duration < 0 ? nil : duration)
+            return PlaylistEntry(path: path, duration: duration < 0 ? nil : duration, captions: captions.isEmpty ? nil : captions)
         }
     }
 

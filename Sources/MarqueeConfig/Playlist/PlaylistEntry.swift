@@ -6,10 +6,13 @@ public struct PlaylistEntry: Sendable, Equatable, ExpressibleByStringLiteral {
     /// Seconds each still picture of the entry stays up (nil: `image_duration`).
     /// Video and sound play whole.
     public var duration: Double?
+    /// A subtitle file shown over the entry (`captions`), where its name does not tie it to it.
+    public var captions: String?
 
-    public init(path: String, duration: Double? = nil) {
+    public init(path: String, duration: Double? = nil, captions: String? = nil) {
         self.path = path
         self.duration = duration
+        self.captions = captions
     }
 
     public init(stringLiteral path: String) {

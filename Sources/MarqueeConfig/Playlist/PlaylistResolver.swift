@@ -14,10 +14,13 @@ public enum PlaylistResolver {
         public var source: String
         /// The entry's picture duration (nil: `image_duration`).
         public var duration: Double?
+        /// The entry's `captions` file, absolute.
+        public var captions: String?
 
-        public init(source: String, duration: Double? = nil) {
+        public init(source: String, duration: Double? = nil, captions: String? = nil) {
             self.source = source
             self.duration = duration
+            self.captions = captions
         }
     }
 
@@ -36,7 +39,10 @@ public enum PlaylistResolver {
         var resolution = Resolution()
         for written in entries {
             let entry = written.path
-            let items = { (sources: [String]) in resolution.items += sources.map { Item(source: $0, duration: written.duration) } }
+            let captions = written.captions.map { absolute($0, base: base) }
+            let items = { (sources: [String]) in
+                resolution.items += sources.map { Item(source: $0, duration: written.duration, captions: captions) }
+            }
             if isURL(entry) {
                 items([entry])
                 continue
@@ -75,10 +81,14 @@ public enum PlaylistResolver {
         return URL(fileURLWithPath: base).appendingPathComponent(entry).path
     }
 
-    /// Regular, non-hidden files directly in `folder`, sorted by name.
+    /// Subtitle files: shown over the video they are named for, not played.
+    static let captionExtensions: Set<String> = ["srt", "vtt", "ass", "ssa"]
+
+    /// Regular, non-hidden files directly in `folder` but subtitles, sorted by name.
     private static func filesIn(_ folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(folder)/\($0)" }.filter { path in
+        return names.filter { !$0.hasPrefix(".") && !captionExtensions.contains(String($0.split(separator: ".").last ?? "").lowercased()) }
+            .sorted().map { "\(folder)/\($0)" }.filter { path in
             var isDirectory = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
         }

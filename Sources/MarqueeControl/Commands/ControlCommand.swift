@@ -28,6 +28,8 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     case showText(String, seconds: Double)
     /// Shows or hides the `[[overlay]]` of that name.
     case overlay(name: String, visible: Bool)
+    /// Captions on (in the configured languages), off, or in a language first.
+    case captions(CaptionsChoice)
     /// Read the configuration file again.
     case reload
     /// Stop playing and exit.
@@ -40,6 +42,12 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
     /// On the control socket: no more events for this connection.
     case unobserve
 
+    public enum CaptionsChoice: Sendable, Equatable {
+        case on, off
+        /// ISO 639 code, "de" or "deu"; an item without it shows its first captions.
+        case language(String)
+    }
+
     public enum SeekTarget: Sendable, Equatable {
         /// Seconds from the start of the current item.
         case absolute(Double)
@@ -49,7 +57,7 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
 
     /// Every command name, as written.
     public static let names = ["play", "pause", "toggle", "stop", "seek", "next", "prev", "goto", "loop",
-                               "rate", "step", "volume", "mute", "unmute", "screen", "show-text", "overlay", "status",
+                               "rate", "step", "volume", "mute", "unmute", "screen", "show-text", "overlay", "captions", "status",
                                "reload", "quit", "get", "observe", "unobserve"]
 
     /// How long `show-text` shows its text when it does not say.
@@ -149,6 +157,14 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
             case "off": self = .overlay(name: arguments[0], visible: false)
             default: throw ControlError("overlay: '\(arguments[1].prefix(40))' is not on or off")
             }
+        case "captions":
+            try expect(1, "on | off | LANG")
+            switch arguments[0].lowercased() {
+            case "on": self = .captions(.on)
+            case "off": self = .captions(.off)
+            case let code where (2...3).contains(code.count) && code.allSatisfy({ ("a"..."z").contains($0) }): self = .captions(.language(code))
+            default: throw ControlError("captions: '\(arguments[0].prefix(40))' is not on, off or a language code (\"de\", \"eng\")")
+            }
         case "volume":
             try expect(1, "V (0 to 1)")
             guard let volume = Self.number(arguments[0]), (0...1).contains(volume) else {
@@ -206,6 +222,9 @@ public enum ControlCommand: Sendable, Equatable, CustomStringConvertible {
         case .screen(let on): on ? "screen on" : "screen off"
         case .showText(let text, let seconds): "show-text \(text) \(Self.format(seconds))"
         case .overlay(let name, let visible): "overlay \(name) \(visible ? "on" : "off")"
+        case .captions(.on): "captions on"
+        case .captions(.off): "captions off"
+        case .captions(.language(let code)): "captions \(code)"
         case .status: "status"
         case .reload: "reload"
         case .quit: "quit"

@@ -88,6 +88,7 @@ public final class CommandExecutor: Sendable {
             do throws(ControlError) { try target.showText(text, seconds: seconds) } catch { return .failure(error) }
         case .overlay(let name, let visible):
             do throws(ControlError) { try target.setOverlay(name, visible: visible) } catch { return .failure(error) }
+        case .captions(let choice): target.setCaptions(choice)
         case .status: return .success(.status(status))
         case .get(let property): return .success(.value(target.value(of: property)))
         case .observe, .unobserve:

@@ -36,6 +36,9 @@ public protocol PlaybackTarget: Sendable {
     /// Shows or hides the `[[overlay]]` called `name`.
     /// - Throws: `ControlError` naming the overlays there are.
     func setOverlay(_ name: String, visible: Bool) throws(ControlError)
+    /// Captions on, off or in a language first, for the current item at
+    /// once and every item after it.
+    func setCaptions(_ choice: ControlCommand.CaptionsChoice)
     /// A property by name (`get`); `statusValue(of:)` answers those a
     /// status holds, the target the rest (playlist, stats, display, decoder).
     func value(of property: PlayerProperty) -> JSONValue
