@@ -35,6 +35,18 @@ import Testing
             [[overlay]]
             kind = "ticker"
             size = 2
+
+            [[overlay]]
+            kind = "text"
+            text = "promo"
+            from = 3.0
+
+            [[overlay]]
+            kind = "text"
+            text = "promo"
+            item = "promo.mp4"
+            from = 5.0
+            until = 2.0
             """) == [
             "1:1: overlay[0]: says no kind (one of image, text, clock, ticker)",
             "5:8: overlay[1].kind: 'banner' is not one of image, text, clock, ticker",
@@ -45,6 +57,8 @@ import Testing
             "21:9: overlay[4].speed: 0 pixels a second is out of range 1...10000 pixels a second",
             "23:1: overlay[5]: a ticker overlay needs text or file",
             "25:8: overlay[5].size: 2 pixels is out of range 4...1000 pixels",
+            "30:8: overlay[6].from: needs item = \"FILE\": the item whose time it counts",
+            "37:9: overlay[7].until: 2.0 s is not after from (5.0 s)",
         ])
     }
 
@@ -67,6 +81,9 @@ import Testing
             color = "#FFE040"
             box = "#000040"
             display = "HDMI-A-2"
+            item = "promo.mp4"
+            from = 1.5
+            until = 9.0
             """
         let configuration = try MarqueeConfiguration.parse(text, file: "test.toml")
         let overlays = configuration.overlays
@@ -75,6 +92,7 @@ import Testing
         #expect(overlays[0].z == 1000 && overlays[1].z == 1001)
         #expect(overlays[1].rect == LayerRect(x: .percent(80), y: .pixels(0), width: .percent(20), height: .pixels(80)))
         #expect(overlays[1].box?.rgb == 0x000040 && overlays[1].color.rgb == 0xffe040 && overlays[1].display == "HDMI-A-2")
+        #expect(overlays[0].item == nil && overlays[1].item == "promo.mp4" && overlays[1].from == 1.5 && overlays[1].until == 9)
         let again = try MarqueeConfiguration.parse(configuration.tomlText, file: "again.toml")
         #expect(again.overlays == overlays)
     }

@@ -40,6 +40,7 @@ public struct Show: Sendable {
         // Following the player before it plays, so the first item is on the log.
         let recorder = openPlayLog(display: display)
         recorder?.follow(player)
+        layout?.overlays.follow(player)
         let controls = PlayControls(player: player, configuration: options.effective,
                                     playlistShown: options.scheduled, configPath: options.configPath, overrides: options.overrides, service: service,
                                     display: display, recorder: recorder,

@@ -16,6 +16,8 @@ struct ShowOverlays: Sendable {
         let layers: [DisplayLayer]
         /// `text` overlays, so `show-text` can change one.
         let texts: [TextOverlay]
+        /// Those tied to an item's time (`item`), one per display.
+        let timed: [ItemTimedOverlay]
     }
 
     let overlays: [Overlay]
@@ -35,14 +37,19 @@ struct ShowOverlays: Sendable {
         }
         for table in tables {
             do {
-                var layers: [DisplayLayer] = [], texts: [TextOverlay] = []
+                var layers: [DisplayLayer] = [], texts: [TextOverlay] = [], timed: [ItemTimedOverlay] = []
                 for display in displays(table.display) {
-                    let (content, size) = try Self.content(table, configPath: configPath, log: log)
+                    var (content, size) = try Self.content(table, configPath: configPath, log: log)
                     if let text = content as? TextOverlay { texts.append(text) }
+                    if let item = table.item {
+                        let tied = ItemTimedOverlay(content, item: item, from: table.from, until: table.until, clock: clock)
+                        timed.append(tied)
+                        content = tied
+                    }
                     let frame = table.rect ?? Self.anchored(table, size: size)
                     layers.append(display.addOverlay(LayerSettings(frame: frame, zPosition: table.z, opacity: table.opacity), content: content))
                 }
-                made.append(Overlay(name: table.name, kind: table.kind, layers: layers, texts: texts))
+                made.append(Overlay(name: table.name, kind: table.kind, layers: layers, texts: texts, timed: timed))
             } catch {
                 log.error("\(Self.place(table))\(table.name): \(error); not shown")
             }
@@ -62,6 +69,23 @@ struct ShowOverlays: Sendable {
         } catch {
             log.error("show-text: \(error); it will not be shown")
             return nil
+        }
+    }
+
+    /// Ties the overlays with an `item` to the main player: its item
+    /// changes, seeks, loop seams and rate changes redraw them at once.
+    /// The handler lives as long as the player.
+    func follow(_ player: Player) {
+        let tied = overlays.filter { !$0.timed.isEmpty }
+        guard !tied.isEmpty else { return }
+        for overlay in tied { overlay.timed.forEach { $0.follow(player) } }
+        let layers = tied.flatMap(\.layers)
+        _ = player.addEventHandler { event in
+            switch event {
+            case .currentItemChanged, .timeJumped, .didPlayToEnd, .rateChanged, .timeControlStatusChanged:
+                layers.forEach { $0.redraw() }
+            default: break
+            }
         }
     }
 

@@ -72,6 +72,13 @@ public struct OverlayConfiguration: Sendable, Equatable {
     public var box: RGBColor?
     /// A connector name; nil: the display of the main layer.
     public var display: String?
+    /// Shown only while this item plays (a playlist entry's file name, or
+    /// its path as written), `from` to `until` seconds of its own time:
+    /// AVSynchronizedLayer's role. nil: always.
+    public var item: String?
+    public var from = 0.0
+    /// nil: to the item's end.
+    public var until: Double?
     /// Where the table starts, for messages about it at run time.
     public var location: SourceLocation?
 
@@ -85,7 +92,7 @@ public struct OverlayConfiguration: Sendable, Equatable {
         a.name == b.name && a.kind == b.kind && a.rect == b.rect && a.anchor == b.anchor && a.margin == b.margin && a.z == b.z
             && a.opacity == b.opacity && a.path == b.path && a.text == b.text && a.format == b.format && a.file == b.file
             && a.speed == b.speed && a.font == b.font && a.size == b.size && a.color == b.color && a.outline == b.outline
-            && a.box == b.box && a.display == b.display
+            && a.box == b.box && a.display == b.display && a.item == b.item && a.from == b.from && a.until == b.until
     }
 }
 
@@ -127,6 +134,7 @@ extension MarqueeConfiguration {
             var connector = ""
             reader.read(&connector, "display")
             overlay.display = connector.isEmpty ? nil : connector
+            readItemWindow(&overlay, reader)
             let needs: (key: String, value: String)? = switch overlay.kind {
             case .image: ("path", overlay.path)
             case .text: ("text", overlay.text)
@@ -140,6 +148,22 @@ extension MarqueeConfiguration {
             }
             reader.finish()
             return overlay
+        }
+    }
+
+    /// `item`, `from` and `until`: a window of one item's time; from and until need an item, and until comes after from.
+    private func readItemWindow(_ overlay: inout OverlayConfiguration, _ reader: TableReader) {
+        var item = "", until = -1.0
+        reader.read(&item, "item")
+        reader.read(&overlay.from, "from", in: 0...86_400 * 365, unit: " s")
+        reader.read(&until, "until", in: 0...86_400 * 365, unit: " s")
+        overlay.item = item.isEmpty ? nil : item
+        overlay.until = until < 0 ? nil : until
+        if overlay.item == nil, let key = ["from", "until"].first(where: { reader.table[$0] != nil }) {
+            reader.error(key, "needs item = \"FILE\": the item whose time it counts", at: reader.table[key]!.location)
+        }
+        if let until = overlay.until, until <= overlay.from, let value = reader.table["until"] {
+            reader.error("until", "\(until) s is not after from (\(overlay.from) s)", at: value.location)
         }
     }
 }

@@ -339,7 +339,18 @@ final class PresenterStage: EngineStage {
         }
         // Only inside a fade: a copy of the frame, blended toward the colour.
         if visibility < 1, let fader { picture = try fader.faded(picture, visibility: visibility) }
-        guard let scanOut else { return (try output.present(convertIfNeeded(picture, for: output), at: target), picture) }
+        guard let scanOut else {
+            if let (renderer, milliseconds) = cue, output.acceptedFormats.first == .xrgb8888, picture.pixelFormat != .xrgb8888 {
+                // Converted into a buffer of its own, which the captions are drawn into.
+                let converted = try converter.convert(picture, to: .xrgb8888)
+                let plane = converted.planes[0]
+                renderer.draw(into: MutableImagePlane(base: UnsafeMutableRawPointer(mutating: plane.base), bytesPerRow: plane.bytesPerRow,
+                                                      rows: plane.rows),
+                              size: PixelSize(width: converted.width, height: converted.height), at: milliseconds)
+                return (try output.present(converted, at: target), picture)
+            }
+            return (try output.present(convertIfNeeded(picture, for: output), at: target), picture)
+        }
         return (try scanOut.render(picture, with: converter, at: target) { rendered in
             guard let (renderer, milliseconds) = cue, rendered.format == .xrgb8888, let plane = rendered.planes.first else { return }
             renderer.draw(into: plane, size: PixelSize(width: rendered.width, height: rendered.height), at: milliseconds)
