@@ -90,10 +90,14 @@ final class ShowLayout: Sendable {
         mainName = tables[mainIndex].name
         mainDisplay = placed(tables[mainIndex]).name
         let mainLayerDisplay = names.firstIndex(of: tables[mainIndex].display ?? defaultName).map { displays[$0] } ?? displays[0]
-        overlays = ShowOverlays(configuration.overlays, configPath: options.configPath, log: log, clock: clock) { name in
+        overlays = ShowOverlays(configuration.overlays, configPath: options.configPath, log: log, clock: clock, displays: { name in
             if mirrored { return displays }
             return [name.flatMap { name in displays.first { $0.name == name } } ?? mainLayerDisplay]
-        }
+        }, layers: { name in
+            guard let layer = tables.first(where: { $0.name == name }) else { return nil }
+            let display = names.firstIndex(of: layer.display ?? defaultName).map { displays[$0] } ?? displays[0]
+            return (mirrored ? displays : [display], layer.rect)
+        })
         self.others = others
     }
 

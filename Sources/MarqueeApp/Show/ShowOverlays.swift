@@ -25,9 +25,11 @@ struct ShowOverlays: Sendable {
     private let osd: (text: TextOverlay, layers: [DisplayLayer])?
     private let clock: any HostClock
 
-    /// - Parameter displays: the displays an overlay goes on, by its `display` key (nil: the main one).
+    /// - Parameters:
+    ///   - displays: the displays an overlay goes on, by its `display` key (nil: the main one).
+    ///   - layers: a `[[layer]]`'s displays and rect, by its name, for an overlay's `layer` key.
     init(_ tables: [OverlayConfiguration], configPath: String?, log: ControlLog, clock: any HostClock,
-         displays: (String?) -> [LayeredDisplay]) {
+         displays: (String?) -> [LayeredDisplay], layers layerPlaces: (String) -> (displays: [LayeredDisplay], rect: LayerRect)?) {
         self.clock = clock
         var fonts: Set<String> = []
         var made: [Overlay] = []
@@ -38,7 +40,8 @@ struct ShowOverlays: Sendable {
         for table in tables {
             do {
                 var layers: [DisplayLayer] = [], texts: [TextOverlay] = [], timed: [ItemTimedOverlay] = []
-                for display in displays(table.display) {
+                let layer = table.layer.flatMap(layerPlaces)
+                for display in layer?.displays ?? displays(table.display) {
                     var (content, size) = try Self.content(table, configPath: configPath, log: log)
                     if let text = content as? TextOverlay { texts.append(text) }
                     if let item = table.item {
@@ -46,7 +49,8 @@ struct ShowOverlays: Sendable {
                         timed.append(tied)
                         content = tied
                     }
-                    let frame = table.rect ?? Self.anchored(table, size: size)
+                    let written = table.rect ?? Self.anchored(table, size: size)
+                    let frame = layer.map { Self.place(written, inside: $0.rect, on: display.screenSize) } ?? written
                     layers.append(display.addOverlay(LayerSettings(frame: frame, zPosition: table.z, opacity: table.opacity), content: content))
                 }
                 made.append(Overlay(name: table.name, kind: table.kind, layers: layers, texts: texts, timed: timed))
@@ -135,6 +139,14 @@ struct ShowOverlays: Sendable {
             let ticker = try TickerOverlay(text: table.text, file: file, speed: table.speed, style: style, onEvent: { log.warning($0) })
             return (ticker, PixelSize(width: 0, height: (Int(table.size * 1.5) + 1) & ~1))
         }
+    }
+
+    /// `rect` inside a layer's `outer` rect, in the display's pixels; as
+    /// written where the display's size is not known yet (one awaited).
+    static func place(_ rect: LayerRect, inside outer: LayerRect, on screen: PixelSize?) -> LayerRect {
+        guard let screen, let layer = outer.resolve(on: screen),
+              let inner = rect.resolve(on: PixelSize(width: layer.width, height: layer.height)) else { return rect }
+        return .pixels(x: layer.x + inner.x, y: layer.y + inner.y, width: inner.width, height: inner.height)
     }
 
     /// An overlay without `rect`: at its anchor at its own size; a ticker across the whole width.

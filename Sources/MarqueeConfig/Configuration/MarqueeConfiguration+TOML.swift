@@ -67,6 +67,7 @@ extension MarqueeConfiguration {
                       ("font", quote(overlay.font)), ("size", float(overlay.size)), ("color", quote(overlay.color.description)),
                       ("outline", float(overlay.outline)), ("box", quote(overlay.box?.description ?? ""))]
             if let display = overlay.display { pairs.append(("display", quote(display))) }
+            if let layer = overlay.layer { pairs.append(("layer", quote(layer))) }
             if let item = overlay.item { pairs += [("item", quote(item)), ("from", float(overlay.from))] }
             if let until = overlay.until { pairs.append(("until", float(until))) }
             section("[[overlay]]", pairs)

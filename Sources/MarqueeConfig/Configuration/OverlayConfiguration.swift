@@ -72,6 +72,9 @@ public struct OverlayConfiguration: Sendable, Equatable {
     public var box: RGBColor?
     /// A connector name; nil: the display of the main layer.
     public var display: String?
+    /// A `[[layer]]`'s name: `rect` and `anchor` are then inside that
+    /// layer's rectangle, on its display.
+    public var layer: String?
     /// Shown only while this item plays (a playlist entry's file name, or
     /// its path as written), `from` to `until` seconds of its own time:
     /// AVSynchronizedLayer's role. nil: always.
@@ -93,6 +96,7 @@ public struct OverlayConfiguration: Sendable, Equatable {
             && a.opacity == b.opacity && a.path == b.path && a.text == b.text && a.format == b.format && a.file == b.file
             && a.speed == b.speed && a.font == b.font && a.size == b.size && a.color == b.color && a.outline == b.outline
             && a.box == b.box && a.display == b.display && a.item == b.item && a.from == b.from && a.until == b.until
+            && a.layer == b.layer
     }
 }
 
@@ -134,6 +138,7 @@ extension MarqueeConfiguration {
             var connector = ""
             reader.read(&connector, "display")
             overlay.display = connector.isEmpty ? nil : connector
+            readLayer(&overlay, reader)
             readItemWindow(&overlay, reader)
             let needs: (key: String, value: String)? = switch overlay.kind {
             case .image: ("path", overlay.path)
@@ -149,6 +154,23 @@ extension MarqueeConfiguration {
             reader.finish()
             return overlay
         }
+    }
+
+    /// `layer`: a `[[layer]]` of the file (read before the overlays), in place of `display`.
+    private func readLayer(_ overlay: inout OverlayConfiguration, _ reader: TableReader) {
+        var name = ""
+        reader.read(&name, "layer")
+        guard !name.isEmpty, let value = reader.table["layer"] else { return }
+        guard layers.contains(where: { $0.name == name }) else {
+            let names = layers.map(\.name)
+            reader.error("layer", "no [[layer]] is called '\(name)'" + (names.isEmpty ? " (there are none)" : " (have: \(names.joined(separator: ", ")))"),
+                         at: value.location)
+            return
+        }
+        if overlay.display != nil, let display = reader.table["display"] {
+            reader.error("display", "give layer or display: the layer's display is where it goes", at: display.location)
+        }
+        overlay.layer = name
     }
 
     /// `item`, `from` and `until`: a window of one item's time; from and until need an item, and until comes after from.

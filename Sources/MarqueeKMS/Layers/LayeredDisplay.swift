@@ -311,7 +311,7 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
     /// One commit: the layers as they are now, with the pictures due at
     /// `vblank` (all those handed over, where the head cannot tell).
     private func commitOnce(for vblank: HostTime?) {
-        drawOverlays(for: vblank ?? clock.now())
+        let drawn = drawOverlays(for: vblank ?? clock.now())
         let (snapshot, taken, redraw, powered) = lock.withLock { () -> ([LayerComposition.Layer], [ObjectIdentifier: Int], Bool, Bool) in
             var taken: [ObjectIdentifier: Int] = [:]
             for layer in layers {
@@ -331,6 +331,9 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
             defer { redrawAll = false }
             return (stack, taken, redrawAll, powerApplied)
         }
+        // Nothing new (the once-a-second look at the display): the screen is as it should be,
+        // and a commit would only bring the other buffer up to date, at a wake-up for its vblank.
+        if drawn == 0, taken.isEmpty, !redraw, !head.needsPrimary { return }
         var shownAt = clock.now()
         if powered, !head.primary.isEmpty {
             if redraw { composition.forgetAll() }
@@ -367,8 +370,8 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
 
     /// Draws every overlay due by `time` into its spare buffer (made at its
     /// place's size: ARGB scan-out memory where it has a plane, else memory),
-    /// outside the lock: text takes a while to lay out.
-    private func drawOverlays(for time: HostTime) {
+    /// outside the lock: text takes a while to lay out. Returns how many it drew.
+    private func drawOverlays(for time: HostTime) -> Int {
         let due = lock.withLock { () -> [(DisplayLayer, PixelRect, Bool, [any ComposedBuffer], Bool, Int?)] in
             layers.compactMap { layer in
                 guard layer.content != nil, let place = place(layer) else { return nil }
@@ -379,6 +382,7 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                 return (layer, place.rect, place.plane != nil, layer.buffers, moved, layer.latest)
             }
         }
+        var drawn = 0
         for (layer, rect, onPlane, current, moved, latest) in due {
             var buffers = current
             let count = onPlane ? 3 : 2
@@ -402,7 +406,9 @@ public final class LayeredDisplay: LayerDisplay, @unchecked Sendable {
                 if let asked = layer.due, asked > time { return }
                 layer.due = next
             }
+            drawn += 1
         }
+        return drawn
     }
 
     /// The screen as composed now, every layer in (those on planes too):
