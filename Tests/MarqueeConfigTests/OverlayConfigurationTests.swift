@@ -47,6 +47,11 @@ import Testing
             item = "promo.mp4"
             from = 5.0
             until = 2.0
+
+            [[overlay]]
+            kind = "text"
+            text = "in a layer"
+            layer = "side"
             """) == [
             "1:1: overlay[0]: says no kind (one of image, text, clock, ticker)",
             "5:8: overlay[1].kind: 'banner' is not one of image, text, clock, ticker",
@@ -59,6 +64,7 @@ import Testing
             "25:8: overlay[5].size: 2 pixels is out of range 4...1000 pixels",
             "30:8: overlay[6].from: needs item = \"FILE\": the item whose time it counts",
             "37:9: overlay[7].until: 2.0 s is not after from (5.0 s)",
+            "42:9: overlay[8].layer: no [[layer]] is called 'side' (there are none)",
         ])
     }
 
