@@ -20,6 +20,7 @@ import Testing
         try """
             [playback]
             playlist = ["\(grey)", "\(white)"]
+            loop = "playlist"
             [controls.http]
             listen = "127.0.0.1:\(port)"
             [[overlay]]

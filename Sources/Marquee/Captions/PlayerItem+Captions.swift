@@ -21,7 +21,7 @@ struct ItemCaptions: Sendable {
     /// The player's criteria and where a file that cannot be read is said,
     /// as given when the item was last opened.
     var criteria: MediaSelectionCriteria?
-    var report: (@Sendable (PlayerItem, Result<MediaSelectionOption, any Error>) -> Void)?
+    var report: (@Sendable (PlayerItem, Result<MediaSelectionOption?, any Error>) -> Void)?
 }
 
 extension PlayerItem {
@@ -51,7 +51,7 @@ extension PlayerItem {
     /// sidecar in a moment; a track of a long file takes one pass over it).
     /// - Parameter report: told when captions are ready, or why they are not.
     func prepareCaptions(criteria: MediaSelectionCriteria?,
-                         report: @escaping @Sendable (PlayerItem, Result<MediaSelectionOption, any Error>) -> Void) {
+                         report: @escaping @Sendable (PlayerItem, Result<MediaSelectionOption?, any Error>) -> Void) {
         update {
             $0.captions.criteria = criteria
             $0.captions.report = report
@@ -60,19 +60,25 @@ extension PlayerItem {
     }
 
     private func applyCaptionChoice() {
-        let start: (MediaSelectionOption, Int, (@Sendable (PlayerItem, Result<MediaSelectionOption, any Error>) -> Void)?)? = update { state in
+        let start: (MediaSelectionOption?, Bool, Int, (@Sendable (PlayerItem, Result<MediaSelectionOption?, any Error>) -> Void)?)? = update { state in
             guard let media = state.media else { return nil }
             let wanted: MediaSelectionOption? = switch state.captions.choice {
             case .chosen(let option): option
             case .automatic: state.captions.criteria.flatMap { asset.legibleGroup(media).option(for: $0) }
             }
             guard wanted != state.captions.wanted else { return nil }
+            let shown = state.captions.renderer != nil
             state.captions.wanted = wanted
             state.captions.renderer = nil
             state.captions.generation += 1
-            return wanted.map { ($0, state.captions.generation, state.captions.report) }
+            return (wanted, shown, state.captions.generation, state.captions.report)
         }
-        guard let (option, generation, report) = start else { return }
+        guard let (wanted, wasShown, generation, report) = start else { return }
+        guard let option = wanted else {
+            // None now: a paused picture that showed some is drawn again without.
+            if wasShown { report?(self, .success(nil)) }
+            return
+        }
         let source = asset.source
         DispatchQueue.global(qos: .utility).async { [self] in
             do {

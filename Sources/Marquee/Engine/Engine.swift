@@ -154,6 +154,9 @@ final class Engine: @unchecked Sendable {
         var screenOn = true
         /// How items' captions are chosen now; nil: none shown.
         var legibleCriteria: MediaSelectionCriteria?
+        /// Counts changes of items' captions (read, switched, off), so a
+        /// paused picture is drawn again with what is chosen now.
+        var captionsVersion = 0
         /// Playing when the screen went off: `screen on` plays again.
         var resumesWhenScreenOn = false
         var status = Player.Status.unknown
@@ -189,12 +192,18 @@ final class Engine: @unchecked Sendable {
     let configuration: PlayerConfiguration
     let state: Mutex<State>
 
-    /// Where an item's captions say they are ready, or why they are not: the player's events.
-    var reportCaptions: @Sendable (PlayerItem, Result<MediaSelectionOption, any Error>) -> Void {
+    /// Where an item's captions say they changed (ready, or none now) or
+    /// why they are not: the player's events, and the presenter, which
+    /// draws a paused picture again.
+    var reportCaptions: @Sendable (PlayerItem, Result<MediaSelectionOption?, any Error>) -> Void {
         { [weak self] item, result in
+            guard let self else { return }
             switch result {
-            case .success(let option): self?.post(.captionsLoaded(item, option))
-            case .failure(let error): self?.post(.captionsUnavailable(item, error))
+            case .success(let option):
+                state.withLock { $0.captionsVersion += 1 }
+                signals.presenter.raise()
+                if let option { post(.captionsLoaded(item, option)) }
+            case .failure(let error): post(.captionsUnavailable(item, error))
             }
         }
     }

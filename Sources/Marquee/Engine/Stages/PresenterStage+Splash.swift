@@ -15,7 +15,7 @@ extension PresenterStage {
             }
         }
         do {
-            _ = try draw(picture, visibility: 1, at: now)
+            _ = try draw(picture, visibility: 1, captions: local.last.flatMap { Self.captions(of: $0.frame) }, at: now)
             splashPicture = picture
             engine.post(.splashShown)
         } catch {
@@ -38,7 +38,7 @@ extension PresenterStage {
         // The last frame is kept as it was drawn (a fading one already blended).
         guard let picture = local.last?.frame.frame ?? splashPicture else { return }
         do {
-            _ = try draw(picture, visibility: 1, at: now)
+            _ = try draw(picture, visibility: 1, captions: local.last.flatMap { Self.captions(of: $0.frame) }, at: now)
         } catch {
             reportOutputError(error)
         }

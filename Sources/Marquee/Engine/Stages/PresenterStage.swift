@@ -30,6 +30,8 @@ final class PresenterStage: EngineStage {
     /// What the last frame said about its picture, so `stats.picture` is
     /// rebuilt only when it changes.
     private var lastPicture: PictureKey?
+    /// The engine's `captionsVersion` the picture up was drawn with.
+    private var drawnCaptionsVersion = 0
     /// Timeline positions of the latest dropped frames, and of the latest
     /// frames held past their duration (with how long, ms), for the seam record.
     private var recentDrops: [Double] = []
@@ -111,11 +113,16 @@ final class PresenterStage: EngineStage {
     }
 
     private func advance(now: HostTime) -> StageWake {
-        let (stopped, serial, playing, rate, buffering, screenOn) = engine.state.withLock {
+        let (stopped, serial, playing, rate, buffering, screenOn, captionsVersion) = engine.state.withLock {
             // Backwards the timeline still runs forwards, at the rate's speed.
-            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering, $0.screenOn)
+            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering, $0.screenOn, $0.captionsVersion)
         }
         if stopped { return .stop }
+        if captionsVersion != drawnCaptionsVersion {
+            drawnCaptionsVersion = captionsVersion
+            // Playing, the next frame has them; paused, the picture up is drawn again.
+            if !playing, screenOn, local.pending == nil { redrawLastPicture(now: now) }
+        }
         if serial != local.serial {
             let pending = local.pending.flatMap { $0.serial >= serial ? $0 : nil }
             local = Local(serial: serial, pending: pending, last: local.last)
@@ -293,10 +300,7 @@ final class PresenterStage: EngineStage {
         var display = target
         var frame = timed
         do {
-            let captions = frame.segment.item.captionRenderer.map { renderer in
-                (renderer, Int64((frame.itemTime.seconds * 1000).rounded()))
-            }
-            (display, frame.frame) = try draw(frame.frame, visibility: frame.visibility, captions: captions, at: target)
+            (display, frame.frame) = try draw(frame.frame, visibility: frame.visibility, captions: Self.captions(of: frame), at: target)
         } catch {
             // The output keeps its last frame; count it, say why once, go on with the next one.
             engine.stats.update { $0.framesDropped += 1 }
@@ -311,6 +315,11 @@ final class PresenterStage: EngineStage {
     /// dmabuf frame out as it is, else converted into its buffer or format.
     /// Returns when it became visible, and the picture as drawn (a dmabuf
     /// frame downloaded, a fading one blended). Without an output, nothing.
+    /// The captions of `frame`'s item, if it has them ready, and the frame's millisecond in the item.
+    static func captions(of frame: TimelineFrame) -> (CaptionRenderer, Int64)? {
+        frame.segment.item.captionRenderer.map { ($0, Int64((frame.itemTime.seconds * 1000).rounded())) }
+    }
+
     /// - Parameter captions: drawn over the picture where it is rendered
     ///   into the output's buffer, at that millisecond of its item.
     func draw(_ picture: VideoFrame, visibility: Double, captions: (CaptionRenderer, Int64)? = nil,
