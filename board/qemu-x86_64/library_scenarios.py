@@ -46,12 +46,21 @@ def build_app(board):
         if not os.path.exists(name) or open(name).read() != text:
             with open(name, "w") as f:
                 f.write(text)
+    # SwiftPM's incremental build does not follow a change of Marquee's target
+    # graph (a new dependency: "no such module"); a new Package.swift starts afresh.
+    build = os.path.join(WORK, "build")
+    manifest = open(os.path.join(REPO, "Package.swift")).read()
+    stamp = os.path.join(WORK, "marquee-Package.swift")
+    if not os.path.exists(stamp) or open(stamp).read() != manifest:
+        shutil.rmtree(build, ignore_errors=True)
+        with open(stamp, "w") as f:
+            f.write(manifest)
     proc = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib",
-                           "--package-path", package, "--scratch-path", os.path.join(WORK, "build")],
+                           "--package-path", package, "--scratch-path", build],
                           capture_output=True, text=True)
     board.check(proc.returncode == 0, "the docs/library.md program did not build as an outside package:\n"
                 + "\n".join(l for l in (proc.stdout + proc.stderr).splitlines() if "error" in l)[-3000:])
-    return os.path.join(WORK, "build", "release", "playlist-app")
+    return os.path.join(build, "release", "playlist-app")
 
 
 def ffmpeg(*args):
