@@ -20,9 +20,10 @@ public final class CaptionRenderer: @unchecked Sendable {
     }
 
     /// Draws the cues up at `milliseconds` of the item over the picture in
-    /// `plane` (`size` pixels, XRGB8888 or premultiplied ARGB8888).
+    /// `plane` (`size` pixels, XRGB8888 or premultiplied ARGB8888). The
+    /// caller asks `script.hasCue(at:)` first (the presenter does, to know
+    /// whether the frame can be scanned out as decoded).
     public func draw(into plane: MutableImagePlane, size: PixelSize, at milliseconds: Int64) {
-        guard script.hasCue(at: milliseconds) else { return }
         renderer.draw(track, into: plane, size: size, at: milliseconds)
     }
 }

@@ -60,12 +60,14 @@ extension PlayerItem {
     }
 
     private func applyCaptionChoice() {
+        let (media, choice, criteria) = update { ($0.media, $0.captions.choice, $0.captions.criteria) }
+        guard let media else { return }
+        // Outside the lock: the group lists the item's folder for sidecars.
+        let wanted: MediaSelectionOption? = switch choice {
+        case .chosen(let option): option
+        case .automatic: criteria.flatMap { asset.legibleGroup(media).option(for: $0) }
+        }
         let start: (MediaSelectionOption?, Bool, Int, (@Sendable (PlayerItem, Result<MediaSelectionOption?, any Error>) -> Void)?)? = update { state in
-            guard let media = state.media else { return nil }
-            let wanted: MediaSelectionOption? = switch state.captions.choice {
-            case .chosen(let option): option
-            case .automatic: state.captions.criteria.flatMap { asset.legibleGroup(media).option(for: $0) }
-            }
             guard wanted != state.captions.wanted else { return nil }
             let shown = state.captions.renderer != nil
             state.captions.wanted = wanted

@@ -15,7 +15,7 @@ extension PresenterStage {
             }
         }
         do {
-            _ = try draw(picture, visibility: 1, captions: local.last.flatMap { Self.captions(of: $0.frame) }, at: now)
+            _ = try draw(picture, visibility: 1, at: now)
             splashPicture = picture
             engine.post(.splashShown)
         } catch {

@@ -310,16 +310,16 @@ final class PresenterStage: EngineStage {
         recordPresented(frame, display: display, rate: rate)
     }
 
-    /// Puts `picture` on the output at `target` (blended toward the fade's
-    /// colour below full `visibility`): zero copy where the output scans a
-    /// dmabuf frame out as it is, else converted into its buffer or format.
-    /// Returns when it became visible, and the picture as drawn (a dmabuf
-    /// frame downloaded, a fading one blended). Without an output, nothing.
     /// The captions of `frame`'s item, if it has them ready, and the frame's millisecond in the item.
     static func captions(of frame: TimelineFrame) -> (CaptionRenderer, Int64)? {
         frame.segment.item.captionRenderer.map { ($0, Int64((frame.itemTime.seconds * 1000).rounded())) }
     }
 
+    /// Puts `picture` on the output at `target` (blended toward the fade's
+    /// colour below full `visibility`): zero copy where the output scans a
+    /// dmabuf frame out as it is, else converted into its buffer or format.
+    /// Returns when it became visible, and the picture as drawn (a dmabuf
+    /// frame downloaded, a fading one blended). Without an output, nothing.
     /// - Parameter captions: drawn over the picture where it is rendered
     ///   into the output's buffer, at that millisecond of its item.
     func draw(_ picture: VideoFrame, visibility: Double, captions: (CaptionRenderer, Int64)? = nil,
