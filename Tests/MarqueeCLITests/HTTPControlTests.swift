@@ -94,7 +94,8 @@ import Testing
         let server = try HTTPPlayer(inputs: [], http: "playlist_file = \"saved.json\"",
                                     playback: "playlist = [\"\(media)/shows/a.mp4\"]\n\(settings)")
         let refusals = [#"["../../etc/passwd"]"#, #"["escape.mp4"]"#, #"["file:///etc/passwd"]"#, #"["concat:a.mp4|b.mp4"]"#,
-                        #"["missing.mp4"]"#, #"{"list": []}"#, "not json", #"[{"path": "b.mp4", "duration": -1}]"#, #"[5]"#]
+                        #"["missing.mp4"]"#, #"{"list": []}"#, "not json", #"[{"path": "b.mp4", "duration": -1}]"#, #"[5]"#,
+                        #"[{"path": "b.mp4", "captions": "../../etc/passwd"}]"#, #"[{"path": "b.mp4", "captions": 3}]"#]
         for body in refusals {
             let answer = try server.request("/playlist", method: "PUT", body: body)
             #expect(answer.status == 400 && !answer.body.contains("\n"), "\(body): \(answer)")

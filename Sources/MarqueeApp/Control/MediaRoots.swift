@@ -32,12 +32,13 @@ struct MediaRoots: Sendable {
         guard let first = roots.first else {
             return .failure(ControlError("no [playback] media_roots are set (or none exists), so no file can be named"))
         }
-        let real: String, captions: String?
-        switch (inside(path, first), entry.captions.map { inside($0, first) }) {
-        case (.failure(let error), _), (_, .failure(let error)?): return .failure(error)
-        case (.success(let file), let sidecar): (real, captions) = (file, try? sidecar?.get())
+        do throws(ControlError) {
+            let real = try inside(path, first).get()
+            let captions = try entry.captions.map { (file) throws(ControlError) in try inside(file, first).get() }
+            return .success(PlaylistEntry(path: real, duration: entry.duration, captions: captions))
+        } catch {
+            return .failure(error)
         }
-        return .success(PlaylistEntry(path: real, duration: entry.duration, captions: captions))
     }
 
     /// `path` made absolute from `base`, its links followed, if it is inside a root.

@@ -58,9 +58,13 @@ final class ShowLayout: Sendable {
         }
         self.displays = displays
         let fanOut = mirrored ? MirroredDisplay(displays) : nil
+        /// The display a layer names (else the default one's).
+        func named(_ layer: LayerConfiguration) -> LayeredDisplay {
+            names.firstIndex(of: layer.display ?? defaultName).map { displays[$0] } ?? displays[0]
+        }
         func placed(_ layer: LayerConfiguration) -> (display: any LayerDisplay, name: String) {
             if let fanOut { return (fanOut, displays.map(\.name).joined(separator: "+")) }
-            let display = names.firstIndex(of: layer.display ?? defaultName).map { displays[$0] } ?? displays[0]
+            let display = named(layer)
             return (display, display.name)
         }
         if mirrored, let named = tables.first(where: { $0.display != nil }) {
@@ -89,14 +93,13 @@ final class ShowLayout: Sendable {
         self.main = main!
         mainName = tables[mainIndex].name
         mainDisplay = placed(tables[mainIndex]).name
-        let mainLayerDisplay = names.firstIndex(of: tables[mainIndex].display ?? defaultName).map { displays[$0] } ?? displays[0]
+        let mainLayerDisplay = named(tables[mainIndex])
         overlays = ShowOverlays(configuration.overlays, configPath: options.configPath, log: log, clock: clock, displays: { name in
             if mirrored { return displays }
             return [name.flatMap { name in displays.first { $0.name == name } } ?? mainLayerDisplay]
         }, layers: { name in
             guard let layer = tables.first(where: { $0.name == name }) else { return nil }
-            let display = names.firstIndex(of: layer.display ?? defaultName).map { displays[$0] } ?? displays[0]
-            return (mirrored ? displays : [display], layer.rect)
+            return (mirrored ? displays : [named(layer)], layer.rect)
         })
         self.others = others
     }
