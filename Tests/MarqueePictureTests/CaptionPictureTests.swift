@@ -146,6 +146,11 @@ import Testing
         let time = fixture.player.currentTime().seconds
         try #require(time > 0.2 && time < 2.8, "after the seam at \(time) s")
         Self.expectMatch(fixture.display.screen(), try Self.reference(clip, subtitles: clip, at: 1.0), bare: bare, "after the seam")
+        // Paused after playing (the next frame already taken from the queue): captions off clears them at once.
+        fixture.player.setMediaSelectionCriteria(nil, forMediaCharacteristic: .legible)
+        try await Task.sleep(for: .milliseconds(300))
+        let off = Fidelity.psnr(LayoutPictureTests.crop(fixture.display.screen(), Self.band), LayoutPictureTests.crop(bare, Self.band))
+        #expect(off >= 30, "captions off after a pause: \(off) dB from the bare bars")
     }
 
     @Test func sidecarsBesideAnMKVAreChosenByLanguageAndSwitchedOff() async throws {

@@ -120,8 +120,10 @@ final class PresenterStage: EngineStage {
         if stopped { return .stop }
         if captionsVersion != drawnCaptionsVersion {
             drawnCaptionsVersion = captionsVersion
-            // Playing, the next frame has them; paused, the picture up is drawn again.
-            if !playing, screenOn, local.pending == nil { redrawLastPicture(now: now) }
+            // Playing, the next frame has them; paused, the picture up is drawn
+            // again, unless a seek's first frame is on its way (it has them).
+            // A frame taken from the queue before the pause waits for play.
+            if !playing, screenOn, !local.firstAfterStart { redrawLastPicture(now: now) }
         }
         if serial != local.serial {
             let pending = local.pending.flatMap { $0.serial >= serial ? $0 : nil }
