@@ -3,8 +3,9 @@ MKV with an SRT file beside it, played on bochs (no overlay planes: the
 captions are drawn into the picture's buffer) and paused at three cue
 times each after a seek; every capture's caption band against ffmpeg's
 `subtitles` filter (libass, the same DejaVu files) on the same frame.
-Also across a loop seam, `captions off`, and a subtitle file that is not
-one: a line that says so, and the picture plays on.
+Also across a loop seam, `captions off`, `show-text` on this single
+output, and a subtitle file that is not one: a line that says so, and the
+picture plays on.
 
 Imported by `scenarios`, which passes itself as `board`.
 """
@@ -85,6 +86,7 @@ echo "get time" >&3; sleep 1; shot talk-seam
 echo next >&3; sleep 4; echo pause >&3; sleep 1
 {seeks.replace("NAME", "show")}
 echo "captions off" >&3; sleep 1; echo "seek 5.2" >&3; sleep 3; shot show-off
+echo "show-text Doors open at 9 3" >&3; sleep 1; shot osd; sleep 4; shot osd-gone
 echo "captions on" >&3; echo next >&3; sleep 5; shot broken
 echo quit >&3; exec 3>&-
 wait $pid; echo "exit $?"
@@ -125,11 +127,18 @@ sed "s/^/reply: /" /tmp/replies
         compare("talk-seam", talk, talk, 1.0)
     off = psnr(crop(shot("show-off"), BAND), crop(reference(share, show, None, 5.2, "off"), BAND))
     board.check(off >= 30, f"after `captions off` the band is {off:.1f} dB from the bare bars")
+    # show-text on this single output: drawn by the presenter into the paused picture's bottom band, then gone.
+    osd_band = (0, PICTURE_Y + 720 - 136 - 24, 1280, 136)
+    bars = reference(share, show, None, 5.2, "osd")
+    osd, osd_gone = (psnr(crop(shot(name), osd_band), crop(bars, osd_band)) for name in ("osd", "osd-gone"))
+    board.check(osd < 25, f"show-text drew nothing over the paused picture ({osd:.1f} dB from the bars)")
+    board.check(osd_gone >= 30, f"show-text's text stayed after its 3 s ({osd_gone:.1f} dB from the bars)")
     broken = psnr(crop(shot("broken"), (0, PICTURE_Y, 1280, 720)),
                   crop(reference(share, os.path.join(share, "broken.mkv"), None, 0, "broken"), (0, PICTURE_Y, 1280, 720)))
     board.check(broken >= 25, f"broken.mkv (its subtitles unreadable) is {broken:.1f} dB from its bars: not playing")
     return (f"dB from ffmpeg's subtitles over the caption band: {', '.join(results)}; seam paused at {seam} s; "
-            f"captions off {off:.1f} dB from the bars; broken.srt one line, its video up ({broken:.1f} dB)")
+            f"captions off {off:.1f} dB from the bars; show-text up ({osd:.1f} dB) and gone ({osd_gone:.1f} dB); "
+            f"broken.srt one line, its video up ({broken:.1f} dB)")
 
 
 SCENARIOS = {

@@ -154,9 +154,12 @@ final class Engine: @unchecked Sendable {
         var screenOn = true
         /// How items' captions are chosen now; nil: none shown.
         var legibleCriteria: MediaSelectionCriteria?
-        /// Counts changes of items' captions (read, switched, off), so a
-        /// paused picture is drawn again with what is chosen now.
-        var captionsVersion = 0
+        /// Counts changes of what is drawn over pictures (an item's captions
+        /// read, switched or off; `show-text`), so a paused picture is drawn
+        /// again with them.
+        var overlayVersion = 0
+        /// `Player.showText`: the text and when it goes.
+        var osd: (text: String, until: HostTime)?
         /// Playing when the screen went off: `screen on` plays again.
         var resumesWhenScreenOn = false
         var status = Player.Status.unknown
@@ -200,7 +203,7 @@ final class Engine: @unchecked Sendable {
             guard let self else { return }
             switch result {
             case .success(let option):
-                state.withLock { $0.captionsVersion += 1 }
+                state.withLock { $0.overlayVersion += 1 }
                 signals.presenter.raise()
                 if let option { post(.captionsLoaded(item, option)) }
             case .failure(let error): post(.captionsUnavailable(item, error))

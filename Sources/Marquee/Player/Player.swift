@@ -119,6 +119,20 @@ public class Player: @unchecked Sendable {
         current?.prepareCaptions(criteria: criteria, report: engine.reportCaptions)
     }
 
+    /// `text` along the bottom of the picture for `seconds`, as mpv's
+    /// show-text: drawn by the presenter into each picture it converts
+    /// for a scan-out output (a paused one is drawn again with it, and
+    /// without it when the time is up), replacing any shown. A show on a
+    /// `LayeredDisplay` draws it as an overlay instead.
+    public func showText(_ text: String, seconds: Double) {
+        let until = engine.configuration.hostClock.now() + .nanoseconds(Int64(max(0, seconds) * 1e9))
+        engine.state.withLock {
+            $0.osd = (text, until)
+            $0.overlayVersion += 1
+        }
+        engine.signals.presenter.raise()
+    }
+
     /// The criteria captions are chosen by now; nil: none shown.
     public func mediaSelectionCriteria(forMediaCharacteristic characteristic: MediaCharacteristic) -> MediaSelectionCriteria? {
         engine.state.withLock { $0.legibleCriteria }

@@ -30,7 +30,8 @@ final class QueuePlayerTarget: PlaybackTarget {
     }
 
     func showText(_ text: String, seconds: Double) throws(ControlError) {
-        guard let overlays else { throw Self.noOverlays("show-text") }
+        // The single full-screen output: the presenter draws it into the picture.
+        guard let overlays else { return player.showText(text, seconds: seconds) }
         try overlays.showText(text, seconds: seconds)
     }
 
@@ -54,7 +55,7 @@ final class QueuePlayerTarget: PlaybackTarget {
         setCaptions(captions.show ? .on : .off)
     }
 
-    /// The single full-screen output (no `[[layer]]` or `[[overlay]]`) scans the video out alone.
+    /// The single full-screen output (no `[[layer]]` or `[[overlay]]`) has no overlays to name.
     private static func noOverlays(_ command: String) -> ControlError {
         ControlError("\(command): this show has no overlays; a file with [[overlay]] or [[layer]] tables draws them")
     }

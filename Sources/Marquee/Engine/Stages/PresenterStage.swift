@@ -30,8 +30,14 @@ final class PresenterStage: EngineStage {
     /// What the last frame said about its picture, so `stats.picture` is
     /// rebuilt only when it changes.
     private var lastPicture: PictureKey?
-    /// The engine's `captionsVersion` the picture up was drawn with.
-    private var drawnCaptionsVersion = 0
+    /// The engine's `overlayVersion` the picture up was drawn with.
+    private var drawnOverlayVersion = 0
+    /// `Player.showText`'s text as the engine last said, and until when the
+    /// picture up shows it (drawn again without it then, when paused).
+    private var osd: (text: String, until: HostTime)?
+    private var osdShownUntil: HostTime?
+    /// Draws `osd`; made at its first use.
+    private lazy var osdText: TextOverlay? = try? TextOverlay(text: "", style: Self.osdStyle)
     /// Timeline positions of the latest dropped frames, and of the latest
     /// frames held past their duration (with how long, ms), for the seam record.
     private var recentDrops: [Double] = []
@@ -113,13 +119,14 @@ final class PresenterStage: EngineStage {
     }
 
     private func advance(now: HostTime) -> StageWake {
-        let (stopped, serial, playing, rate, buffering, screenOn, captionsVersion) = engine.state.withLock {
+        let (stopped, serial, playing, rate, buffering, screenOn, overlayVersion, osd) = engine.state.withLock {
             // Backwards the timeline still runs forwards, at the rate's speed.
-            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering, $0.screenOn, $0.captionsVersion)
+            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering, $0.screenOn, $0.overlayVersion, $0.osd)
         }
         if stopped { return .stop }
-        if captionsVersion != drawnCaptionsVersion {
-            drawnCaptionsVersion = captionsVersion
+        self.osd = osd
+        if overlayVersion != drawnOverlayVersion {
+            drawnOverlayVersion = overlayVersion
             // Playing, the next frame has them; paused, the picture up is drawn
             // again, unless a seek's first frame is on its way (it has them).
             // A frame taken from the queue before the pause waits for play.
@@ -195,11 +202,14 @@ final class PresenterStage: EngineStage {
     /// until told. An untimed run has no time to keep it up in.
     func idle(now: HostTime) -> StageWake {
         guard let scanOut, !engine.configuration.untimed else { return .signal }
-        if let due = local.nextMaintain, now < due { return .at(due) }
+        // show-text's time is up over a paused picture: drawn again without it.
+        if let until = osdShownUntil, now >= until { redrawLastPicture(now: now) }
+        let textGoes = osdShownUntil
+        if let due = local.nextMaintain, now < due { return .at(min(due, textGoes ?? due)) }
         scanOut.maintain()
         if scanOut.needsPicture { redrawLastPicture(now: now) }
         local.nextMaintain = now + Self.maintainInterval
-        return .at(now + Self.maintainInterval)
+        return .at(min(now + Self.maintainInterval, textGoes ?? now + Self.maintainInterval))
     }
 
     /// Nothing to show while playing: the buffer is empty. Reported once per
@@ -338,10 +348,12 @@ final class PresenterStage: EngineStage {
                               at target: HostTime) throws -> (HostTime, VideoFrame) {
         guard let output else { return (target, picture) }
         var picture = picture
-        // A cue up is drawn into the output's buffer: that frame is not scanned out as decoded.
+        // A cue or a text up is drawn into the output's buffer: that frame is not scanned out as decoded.
         let cue = captions.flatMap { $0.0.script.hasCue(at: $0.1) ? $0 : nil }
+        let text = osd.flatMap { $0.until > target ? $0 : nil }
+        osdShownUntil = nil
         if let hardware = picture.storage as? any DMABufStorage {
-            if visibility >= 1, cue == nil, let scanOut, scanOut.canScanOut(picture, dmabuf: hardware.dmabuf) {
+            if visibility >= 1, cue == nil, text == nil, let scanOut, scanOut.canScanOut(picture, dmabuf: hardware.dmabuf) {
                 // Zero copy: the output imports the dmabufs and keeps the frame until scanout ends.
                 return (try scanOut.present(picture, at: target), picture)
             }
@@ -363,9 +375,27 @@ final class PresenterStage: EngineStage {
             return (try output.present(convertIfNeeded(picture, for: output), at: target), picture)
         }
         return (try scanOut.render(picture, with: converter, at: target) { rendered in
-            guard let (renderer, milliseconds) = cue, rendered.format == .xrgb8888, let plane = rendered.planes.first else { return }
-            renderer.draw(into: plane, size: PixelSize(width: rendered.width, height: rendered.height), at: milliseconds)
+            guard rendered.format == .xrgb8888, let plane = rendered.planes.first else { return }
+            let size = PixelSize(width: rendered.width, height: rendered.height)
+            if let (renderer, milliseconds) = cue { renderer.draw(into: plane, size: size, at: milliseconds) }
+            if let text { drawText(text.text, into: plane, size: size, at: target, until: text.until) }
         }, picture)
+    }
+
+    /// show-text's look: mpv's OSD, white on a dark box.
+    static let osdStyle = TextStyle(size: 48, color: 0xffffff, outline: 0, box: 0x202020, alignment: 2)
+
+    /// `text` along the bottom of the picture (`size`) in `plane`, as the
+    /// display owner's show-text draws it along the bottom of the screen.
+    private func drawText(_ text: String, into plane: MutableImagePlane, size: PixelSize, at target: HostTime, until: HostTime) {
+        guard let osdText else { return }
+        let band = min(136, size.height / 4) & ~1, margin = min(24, size.height / 20)
+        guard band >= 2 else { return }
+        let top = max(0, size.height - band - margin)
+        osdText.text = text
+        _ = osdText.draw(into: MutableImagePlane(base: plane.base + top * plane.bytesPerRow, bytesPerRow: plane.bytesPerRow, rows: band),
+                         size: PixelSize(width: size.width, height: band), at: target)
+        osdShownUntil = until
     }
 
     /// An output error is said once while it repeats.

@@ -1,0 +1,35 @@
+import Foundation
+import Marquee
+import MarqueeKMS
+import MarqueeTestSupport
+import Testing
+
+/// Issue 39: `show-text` on a show without a display owner (the single
+/// full-screen output): the presenter draws the text into the picture, here
+/// composed into a `MemoryDisplay`; a paused picture is drawn again with it,
+/// and again without it once its seconds are up.
+@Suite(.serialized) struct ShowTextOnScreenTests {
+    @Test func aPausedPictureShowsTheTextThenLosesIt() async throws {
+        let display = MemoryDisplay(width: 640, height: 360, clock: MonotonicClock())
+        let player = Player(item: PlayerItem(source: try Fixtures.path(Fixtures.plain("0x808080", seconds: 4))),
+                            configuration: PlayerConfiguration(videoOutput: display, audioOutput: nil, hardwareDecoding: .software))
+        defer { player.stop() }
+        _ = await player.seek(to: MediaTime(seconds: 1, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        try await Task.sleep(for: .milliseconds(300))
+        // The 4:3 clip is 480x360 at x 80; the text band is its bottom quarter, 18 px up.
+        let band = PixelRect(x: 80, y: 252, width: 480, height: 90)
+        func greyness(_ rgb: [UInt8]) -> Double {
+            let part = LayoutPictureTests.crop(rgb, band, screenWidth: 640)
+            return Double(part.filter { abs(Int($0) - 128) <= 3 }.count) / Double(part.count)
+        }
+        let before = greyness(display.screen())
+        player.showText("Doors open at 9", seconds: 1)
+        try await Task.sleep(for: .milliseconds(300))
+        let shown = greyness(display.screen())
+        try await Task.sleep(for: .milliseconds(1200))
+        let after = greyness(display.screen())
+        #expect(before > 0.99, "the band was not the grey clip before: \(before)")
+        #expect(shown < 0.8, "the text did not show over the paused picture: \(shown) of the band still grey")
+        #expect(after > 0.99, "the text stayed after its second: \(after) of the band grey")
+    }
+}
