@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MarqueeConfig", targets: ["MarqueeConfig"]),
         .library(name: "MarqueeControl", targets: ["MarqueeControl"]),
         .library(name: "MarqueeHTTP", targets: ["MarqueeHTTP"]),
+        .library(name: "MarqueeFleet", targets: ["MarqueeFleet"]),
         .library(name: "MarqueeApp", targets: ["MarqueeApp"]),
         .executable(name: "marquee", targets: ["marquee"]),
     ],
@@ -34,6 +35,8 @@ let package = Package(
         systemLibrary("CGnuTLS", pkgConfig: "gnutls", apt: ["libgnutls28-dev"]),
         // libass draws every text (fontconfig finds the fonts, HarfBuzz shapes them), as mpv's OSD does.
         systemLibrary("CLibass", pkgConfig: "libass", apt: ["libass-dev"]),
+        // libmosquitto: the MQTT client a screen joins its fleet's broker with.
+        systemLibrary("CMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
         .target(name: "CMarqueeShims", dependencies: ["CFFmpeg", "CDRM"],
                 linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
@@ -44,9 +47,9 @@ let package = Package(
         // The app layer: a configuration made into a show (players, outputs,
         // controls, reloads, the schedule, the HTTP API); the CLI is one user.
         .target(name: "MarqueeApp", dependencies: ["Marquee", "MarqueeKMS", "MarqueeOverlays", "MarqueeALSA", "MarqueeConfig", "MarqueeControl",
-                                                  "MarqueeHTTP"]),
+                                                  "MarqueeHTTP", "MarqueeFleet"]),
         .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP",
-                                                          "MarqueeApp"],
+                                                          "MarqueeFleet", "MarqueeApp"],
                           // lld packs the relative relocations of the Swift runtime linked
                           // in (--static-swift-stdlib) into DT_RELR: kilobytes instead of
                           // megabytes that the loader reads and keeps resident at every start.
@@ -61,11 +64,12 @@ let package = Package(
         .target(name: "MarqueeConfig", dependencies: ["MarqueeCore"]),
         .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "CGPIOD", "CLinuxTime"]),
         .target(name: "MarqueeHTTP", dependencies: ["MarqueeCore", "CMicroHTTPD", "CGnuTLS"]),
+        .target(name: "MarqueeFleet", dependencies: ["MarqueeCore", "CMosquitto"]),
         .executableTarget(name: "toml-decoder", dependencies: ["MarqueeConfig"]),
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
-        .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD", "CMicroHTTPD", "CGnuTLS"]),
+        .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD", "CMicroHTTPD", "CGnuTLS", "CMosquitto"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "Marquee", "MarqueeKMS", "MarqueeFFmpeg", "MarqueeTestSupport"],
                     exclude: ["Browser"]),
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
@@ -76,6 +80,7 @@ let package = Package(
         .testTarget(name: "MarqueeHTTPTests", dependencies: ["MarqueeHTTP", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeOutputTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueePictureTests", dependencies: ["Marquee", "MarqueeKMS", "MarqueeOverlays", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeFleetTests", dependencies: ["MarqueeFleet", "marquee", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeOverlaysTests", dependencies: ["MarqueeOverlays", "MarqueeCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import CDRM
 import CGPIOD
 import CMarqueeShims
 import CMicroHTTPD
+import CMosquitto
 import CVA
 import Testing
 
@@ -16,6 +17,9 @@ import Testing
         #expect(String(cString: MHD_get_version()).hasPrefix("0.9."))
         // MarqueeHTTP's HTTPS is MHD's own: Debian builds it with GnuTLS.
         #expect(MHD_is_feature_supported(.FEATURE_TLS) == .YES)
+        var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
+        _ = mosquitto_lib_version(&major, &minor, &revision)
+        #expect(major == 2, "libmosquitto \(major).\(minor).\(revision)")
         // No /dev/dri here: libdrm must say so rather than crash.
         #expect(drmAvailable() == 0 || drmAvailable() == 1)
     }
