@@ -29,6 +29,9 @@ public final class MQTTClient: @unchecked Sendable {
         /// Published by the broker if this client goes away without saying so.
         public var will: MQTTMessage?
         public var keepAliveSeconds: Int32 = 30
+        /// false: the broker keeps this client's subscriptions and its QoS 1
+        /// messages while it is away (a collector of play logs).
+        public var cleanSession = true
         public var retry = RetrySchedule()
 
         public init(broker: BrokerAddress, clientID: String) {
@@ -47,6 +50,8 @@ public final class MQTTClient: @unchecked Sendable {
         case message(MQTTMessage)
         /// The broker acknowledged the QoS 1 publish with this message id.
         case published(messageID: Int32)
+        /// The broker acknowledged the subscription with this message id.
+        case subscribed(messageID: Int32)
     }
 
     public let settings: Settings
@@ -63,7 +68,7 @@ public final class MQTTClient: @unchecked Sendable {
     public init(settings: Settings, handler: @escaping @Sendable (Event) -> Void) throws(MQTTError) {
         let broker = settings.broker.description
         guard MQTTLibrary.initialised else { throw MQTTError(broker: broker, call: "mosquitto_lib_init", message: "failed") }
-        guard let handle = mosquitto_new(settings.clientID, true, nil) else {
+        guard let handle = mosquitto_new(settings.clientID, settings.cleanSession, nil) else {
             throw MQTTError(broker: broker, call: "mosquitto_new", code: MQTTCode.errno)
         }
         self.handle = handle
@@ -96,6 +101,9 @@ public final class MQTTClient: @unchecked Sendable {
                                                                   qos: message.qos, retain: message.retain)))
         }
         mosquitto_publish_callback_set(handle) { _, context, messageID in MQTTClient.from(context).handler(.published(messageID: messageID)) }
+        mosquitto_subscribe_callback_set(handle) { _, context, messageID, _, _ in
+            MQTTClient.from(context).handler(.subscribed(messageID: messageID))
+        }
     }
 
     deinit {
@@ -153,10 +161,14 @@ public final class MQTTClient: @unchecked Sendable {
         return messageID
     }
 
-    /// Subscribes to `filter` (wildcards allowed). Call from `.connected`: sessions are clean.
-    public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) {
-        let code = mosquitto_subscribe(handle, nil, filter, qos)
+    /// Subscribes to `filter` (wildcards allowed). Call from `.connected` in a clean session.
+    /// - Returns: the message id (matched by `.subscribed`).
+    @discardableResult
+    public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) -> Int32 {
+        var messageID: Int32 = 0
+        let code = mosquitto_subscribe(handle, &messageID, filter, qos)
         guard code == MQTTCode.success else { throw MQTTError(broker: settings.broker.description, call: "mosquitto_subscribe \(filter)", code: code) }
+        return messageID
     }
 
     private func connackArrived(_ code: Int32) {

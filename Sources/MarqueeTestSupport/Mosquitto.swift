@@ -47,8 +47,13 @@ public final class Mosquitto {
         }
     }
 
-    public init(tls: TLS? = nil, bridgedTo bridge: UInt16? = nil) throws {
+    /// Sessions kept across a restart (saved every second), so a collector
+    /// subscribed with a session of its own misses nothing while the broker is down.
+    public let persistent: Bool
+
+    public init(tls: TLS? = nil, bridgedTo bridge: UInt16? = nil, persistent: Bool = false) throws {
         self.tls = tls
+        self.persistent = persistent
         self.bridge = bridge
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-mosquitto-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -62,8 +67,9 @@ public final class Mosquitto {
 
     public func start() throws {
         kill()
-        var lines = ["listener \(port) 127.0.0.1", "persistence false", "log_dest file \(directory)/mosquitto.log",
-                     "log_type error", "log_type warning", "log_type notice", "log_type information", "max_queued_messages 1000"]
+        var lines = ["listener \(port) 127.0.0.1", persistent ? "persistence true" : "persistence false",
+                     "persistence_location \(directory)/", "autosave_interval 1", "log_dest file \(directory)/mosquitto.log",
+                     "log_type error", "log_type warning", "log_type notice", "log_type information", "max_queued_messages 100000"]
         // As root it would become the mosquitto user, who cannot write in the test's folder.
         if getuid() == 0 { lines.append("user root") }
         if let tls {

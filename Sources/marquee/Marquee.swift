@@ -9,7 +9,7 @@ struct MarqueeCommandLine {
     static let commands: [CommandEntry] = [CommandEntry(InfoCommand.self), CommandEntry(PlayCommand.self), CommandEntry(DisplaysCommand.self),
                                           CommandEntry(CheckConfigCommand.self), CommandEntry(ScheduleCommand.self),
                                           CommandEntry(HwdecCommand.self),
-                                          CommandEntry(CtlCommand.self), CommandEntry(ThumbnailCommand.self),
+                                          CommandEntry(CtlCommand.self), CommandEntry(FleetCommand.self), CommandEntry(ThumbnailCommand.self),
                                           CommandEntry(CompletionCommand.self)]
 
     static func main() async {

@@ -19,7 +19,7 @@ import Testing
             case .connectFailed(let error, _): events.withLock { $0.append("failed: \(error)") }
             case .disconnected(let error): events.withLock { $0.append("disconnected: \(error)") }
             case .message(let message): messages.withLock { $0.append(message) }
-            case .published: break
+            case .published, .subscribed: break
             }
         }
 

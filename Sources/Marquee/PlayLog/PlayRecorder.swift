@@ -52,6 +52,7 @@ public final class PlayRecorder: Sendable {
         var failed: [PlayerItem] = []
         /// The last warning written, so one failure going on is said once.
         var lastWarning: String?
+        var lineWritten: (@Sendable () -> Void)?
     }
 
     /// - Parameters:
@@ -66,6 +67,12 @@ public final class PlayRecorder: Sendable {
         self.hostClock = hostClock
         self.warn = warn
         state = Mutex(State(display: display))
+    }
+
+    /// Called on the recorder's queue after each line is on disk (a
+    /// publisher that sends the file's lines on); replaces the previous one.
+    public func onLineWritten(_ body: (@Sendable () -> Void)?) {
+        state.withLock { $0.lineWritten = body }
     }
 
     /// The named playlist playing, for the showings that start from now on;
@@ -149,7 +156,11 @@ public final class PlayRecorder: Sendable {
     private func write(_ record: PlayRecord) {
         do throws(PlayLogError) {
             try file.append(record)
-            state.withLock { $0.lastWarning = nil }
+            let written = state.withLock { state in
+                state.lastWarning = nil
+                return state.lineWritten
+            }
+            written?()
         } catch {
             let line = "\(error); the line for \(record.item) is lost, playback goes on"
             let repeated = state.withLock { state -> Bool in

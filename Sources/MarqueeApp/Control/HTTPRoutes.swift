@@ -99,25 +99,9 @@ struct HTTPRoutes: HTTPHandler {
             }
             width = value
         }
-        if let layout = controls.screen.layout {
-            let display = query["display"].map(layout.display(named:)) ?? layout.displays.first
-            guard let display else {
-                let names = layout.displays.map(\.name).joined(separator: ", ")
-                return .text(404, "display=\(query["display"]!.prefix(40)): no such display (have: \(names))")
-            }
-            guard let screen = display.screen() else { return .text(503, "display \(display.name) is not there") }
-            do {
-                return HTTPResponse(status: 200, contentType: "image/png",
-                                    body: .bytes(try ScreenCapture().png(rgb: screen.rgb, width: screen.width, height: screen.height, scaledWidth: width)))
-            } catch {
-                return .text(500, "screenshot: \(error)")
-            }
-        }
-        guard let picture = controls.player.pictureOnScreen() else { return .text(503, "nothing has been drawn on the screen yet") }
-        do {
-            return HTTPResponse(status: 200, contentType: "image/png", body: .bytes(try controls.screen.png(of: picture, scaledWidth: width)))
-        } catch {
-            return .text(500, "screenshot: \(error)")
+        switch controls.screenshotPNG(width: width, display: query["display"]) {
+        case .success(let png): return HTTPResponse(status: 200, contentType: "image/png", body: .bytes(png))
+        case .failure(let refusal): return .text(refusal.status, refusal.message)
         }
     }
 

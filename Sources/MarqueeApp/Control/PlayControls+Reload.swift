@@ -76,6 +76,7 @@ extension PlayControls {
         if fresh.audio.enabled != old.audio.enabled || fresh.audio.device != old.audio.device
             || fresh.audio.latencyMs != old.audio.latencyMs { later.append("[audio] output") }
         if fresh.controls.stdin != old.controls.stdin { later.append("[controls.stdin]") }
+        if fresh.fleet != old.fleet { later.append("[fleet]") }
         // A socket or server restarted from one of its own requests would cut the reply.
         if fresh.controls.socket != old.controls.socket { later.append("[controls.socket]") }
         if fresh.controls.http != old.controls.http { later.append("[controls.http]") }

@@ -42,6 +42,8 @@ public final class PlayControls: Sendable {
         /// The HTTP API, while it serves (`[controls.http]`), and its event streams.
         var http: HTTPServer?
         var feeds: [ObjectIdentifier: EventFeedQueue] = [:]
+        /// This screen in its fleet (`[fleet]`), while connected or trying to be.
+        var fleet: FleetAgent?
         /// Whether the HTTP API has an upload folder (its media routes work).
         var hasUploadFolder = false
         /// The latest error events, newest last, for the status page.
@@ -123,6 +125,7 @@ public final class PlayControls: Sendable {
         startButtons(configuration.controls.gpio, executor: executor)
         startSocket(configuration.controls.socket, executor: executor)
         startHTTP(configuration.controls.http)
+        startFleet(configuration.fleet)
         let stopNow = state.withLock { state -> Bool in
             state.stopper = signals
             return state.stoppedOnError
@@ -145,6 +148,7 @@ public final class PlayControls: Sendable {
         state.withLock { $0.buttons }.forEach { $0.stop() }
         stopSocket()
         stopHTTP()
+        stopFleet()
     }
 
     // MARK: Buttons
@@ -233,16 +237,17 @@ public final class PlayControls: Sendable {
 
     /// Sends `event` to standard output (with `[log] status_interval`) and to the socket's observers.
     func emit(_ event: ControlEvent) {
-        let (eventsOn, socket, feeds) = state.withLock { state in
+        let (eventsOn, socket, feeds, fleet) = state.withLock { state in
             if event.kind == .error {
                 var fields = event.fields
                 fields["at"] = .string(Date().formatted(.iso8601))
                 state.recentErrors = Array((state.recentErrors + [.object(fields)]).suffix(Self.recentErrorCount))
             }
-            return (state.applied.log.statusInterval > 0, state.socket, Array(state.feeds.values))
+            return (state.applied.log.statusInterval > 0, state.socket, Array(state.feeds.values), state.fleet)
         }
         if eventsOn, Self.standardOutputKinds.contains(event.kind) { events.post(event) }
         socket?.broadcast(event)
+        fleet?.publish(event)
         for feed in feeds { feed.push(event) }
     }
 

@@ -91,6 +91,12 @@ extension MarqueeConfiguration {
         }
         section("[log]", [("level", quote(log.level.rawValue)), ("status_interval", float(log.statusInterval)),
                           ("plays", quote(log.plays))])
+        section("[fleet]", [
+            ("broker", quote(fleet.broker)), ("ca_file", quote(fleet.caFile)), ("cert_file", quote(fleet.certFile)),
+            ("key_file", quote(fleet.keyFile)), ("username", quote(fleet.username)), ("password_file", quote(fleet.passwordFile)),
+            ("id", quote(fleet.id)), ("groups", "[" + fleet.groups.map(quote).joined(separator: ", ") + "]"),
+            ("status_interval", float(fleet.statusInterval)),
+        ])
         return lines.joined(separator: "\n") + "\n"
     }
 

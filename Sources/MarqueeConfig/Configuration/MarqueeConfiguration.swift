@@ -10,6 +10,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var audio = Audio()
     public var playback = Playback()
     public var captions = Captions()
+    public var fleet = Fleet()
     /// `[playlists.NAME]`, in the file's order.
     public var playlists: [NamedPlaylist] = []
     /// `[[schedule]]`, in the file's order (the first whose window holds an instant decides).
