@@ -1,7 +1,8 @@
 """Scenarios of the Debian image (issue 20): the package as a kiosk gets it.
 One boot of `build --image debian` checks the installed service playing the
-packaged configuration's folder on the screen, as the `marquee` user, and
-then the package's life: an upgrade keeps a changed conffile, a purge
+packaged configuration's folder on the screen, as the `marquee` user, the
+packaged unit with a `[fleet]` section answering a command sent through a
+broker on the host (issue 40), and then the package's life: an upgrade keeps a changed conffile, a purge
 removes the configuration and keeps the user. Lintian runs on the host.
 
 Imported by `scenarios`, which passes itself as `board`.
@@ -12,8 +13,10 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
+import threading
 
 import kms_scenarios as kms
 
@@ -43,6 +46,23 @@ echo "groups: $(id -nG marquee)"
 echo "blame: $(systemd-analyze blame | grep -w marquee.service)"
 dpkg-query -W -f 'status: ${Status}\nversion: ${Version}\n' marquee
 echo "journal:"; journalctl -u marquee --no-pager -o cat | tail -n 8 | sed 's/^/  /'
+# Issue 40: the packaged unit in a fleet. Its broker is on the host's
+# loopback, reached through QEMU's guestfwd at 10.0.2.100:1883; the host
+# sends a command once the screen's retained status is there, then says so.
+mkdir -p /etc/systemd/network
+printf '[Match]\nName=e*\n[Network]\nAddress=10.0.2.15/24\n' >/etc/systemd/network/10-board.network
+systemctl start systemd-networkd
+cp /etc/marquee/config.toml /tmp/packaged.toml
+printf '\n[fleet]\nbroker = "mqtt://10.0.2.100:1883"\nid = "board"\ngroups = ["boards"]\n' >>/etc/marquee/config.toml
+systemctl restart marquee
+i=0
+until [ -e /mnt/host/fleet-done ]; do
+    i=$((i + 1)); [ $i -lt 900 ] || { echo "fleet: the host did not finish within 180 s"; break; }
+    sleep 0.2
+done
+echo "fleet-connected: $(journalctl -u marquee -o cat | grep -c 'fleet: connected to mqtt://10.0.2.100:1883 as board')"
+echo "fleet-active: $(systemctl is-active marquee)"
+cp /tmp/packaged.toml /etc/marquee/config.toml
 echo "$MARKER" >>/etc/marquee/config.toml
 dpkg -i /mnt/host/upgrade/marquee_*.deb </dev/null >/tmp/upgrade.log 2>&1 || sed 's/^/  upgrade: /' /tmp/upgrade.log
 echo "upgraded: $(dpkg-query -W -f '${Version}' marquee)"
@@ -104,23 +124,86 @@ def upgrade_deb(share, deb, version):
         shutil.rmtree(unpacked)
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HostBroker:
+    """Debian's Mosquitto on a loopback port of the host, for the board's
+    screen to reach through QEMU's guestfwd."""
+
+    def __init__(self, folder):
+        self.port = free_port()
+        conf = os.path.join(folder, "mosquitto.conf")
+        with open(conf, "w") as f:
+            f.write(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                    + ("user root\n" if os.getuid() == 0 else ""))
+        self.process = subprocess.Popen(["mosquitto", "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+    @property
+    def qemu_args(self):
+        # restrict=on: the guest reaches nothing but this one forward.
+        return (f"-netdev user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:1883-tcp:127.0.0.1:{self.port} "
+                "-device virtio-net-pci,netdev=n0")
+
+
+def fleet_operator(deb, broker, share, report):
+    """The operator's side, on the host: waits for the board's retained
+    status, sends it a command with the packaged `marquee fleet`, then tells
+    the guest it is done."""
+    unpacked = tempfile.mkdtemp(prefix="deb-")
+    try:
+        subprocess.run(["dpkg-deb", "-x", deb, unpacked], check=True)
+        status = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", "marquee/board/status",
+                                 "-C", "1", "-W", "170"], capture_output=True, text=True)
+        report["status"] = status.stdout.strip()
+        sent = subprocess.run([os.path.join(unpacked, "usr/bin/marquee"), "fleet", "--broker", f"mqtt://127.0.0.1:{broker.port}",
+                               "send", "board", "get", "state"], capture_output=True, text=True, timeout=60)
+        report["reply"], report["stderr"] = sent.stdout, sent.stderr
+    finally:
+        shutil.rmtree(unpacked)
+        open(os.path.join(share, "fleet-done"), "w").close()
+
+
 def scenario_debian(board, out):
     deb = current_deb(board)
     version = field(deb, "Version")
     lint = lintian(board, deb)
     share = tempfile.mkdtemp(prefix="debian-share-")
+    broker = HostBroker(share)
+    fleet = {}
+    operator = threading.Thread(target=fleet_operator, args=(deb, broker, share, fleet), daemon=True)
     try:
         newer = version + "+upgrade1"
         upgrade_deb(share, deb, newer)
         make_clip(share)
         command = f"MARKER='{MARKER}'\n{COMMAND}"
+        operator.start()
         rc, stdout, stderr, result = board.run_board(
-            out, ["--image", "debian", "--display", "bochs", "--audio", "hda", "--share", share, "--timeout", "400"],
+            out, ["--image", "debian", "--display", "bochs", "--audio", "hda", "--share", share, "--timeout", "400",
+                  "--qemu-args", broker.qemu_args],
             command, timeout=480)
     finally:
+        broker.stop()
+        operator.join(timeout=5)
         shutil.rmtree(share)
     board.expect_ok(rc, stdout, stderr)
     said, context = guest_facts(stdout)
+    try:
+        status = json.loads(fleet.get("status") or "{}")
+    except ValueError:
+        status = {}
+    board.check(status.get("id") == "board" and status.get("online") is True and status.get("groups") == ["boards"],
+                f"the board's retained status: {fleet.get('status')!r}{context}")
+    board.check(fleet.get("reply") == "board: playing\n", f"fleet send: {fleet.get('reply')!r} {fleet.get('stderr')!r}{context}")
+    board.check(said.get("fleet-connected") == "1" and said.get("fleet-active") == "active",
+                f"fleet in the journal: {said.get('fleet-connected')!r}, {said.get('fleet-active')!r}{context}")
     board.check(said.get("enabled") == "enabled", f"marquee.service is not enabled{context}")
     board.check(said.get("active") == "active", f"marquee.service is not active{context}")
     board.check(said.get("user") == "marquee", f"the player runs as {said.get('user')!r}, not marquee{context}")
@@ -140,7 +223,8 @@ def scenario_debian(board, out):
     board.check(said.get("user-after-purge") == "marquee", f"the marquee user is gone after purge{context}")
     board.check(said.get("running-after-purge") == "none", f"marquee still runs after purge{context}")
     return (f"boot {result.get('boot_s')} s, command {result.get('command_s')} s; system {said.get('system')}; "
-            f"{blame.strip()}; screen {centre}; upgrade kept the conffile; purge: /etc/marquee gone, user kept; {lint}")
+            f"{blame.strip()}; screen {centre}; fleet: status {status.get('state')}, {fleet['reply'].strip()!r}; "
+            f"upgrade kept the conffile; purge: /etc/marquee gone, user kept; {lint}")
 
 
 # Shell functions the Debian scenarios' guest commands use.

@@ -52,7 +52,9 @@ extension MarqueeConfiguration.Fleet {
             complain("broker", "expected \"mqtt://HOST[:PORT]\" or \"mqtts://HOST[:PORT]\", found '\(broker)'")
         }
         if address?.tls != true {
-            for key in ["ca_file", "cert_file", "key_file"] { complain(key, "TLS files need an mqtts:// broker") }
+            for (key, value) in [("ca_file", caFile), ("cert_file", certFile), ("key_file", keyFile)] where !value.isEmpty {
+                complain(key, "TLS files need an mqtts:// broker")
+            }
         }
         if certFile.isEmpty != keyFile.isEmpty { complain(certFile.isEmpty ? "key_file" : "cert_file", "cert_file and key_file go together") }
         if !passwordFile.isEmpty, username.isEmpty { complain("password_file", "needs username") }
