@@ -38,6 +38,12 @@ until ls -l /proc/$(pgrep -x marquee)/fd 2>/dev/null | grep -q /srv/marquee/medi
     i=$((i + 1)); [ $i -lt 900 ] || { echo "marquee did not open the clip in 90 s"; break; }
     sleep 0.1
 done
+# Playing it (its status says so once the first frame is up; a cold first boot is slow).
+i=0
+until [ "$(systemctl show -p StatusText --value marquee)" = "playing clip.mp4" ]; do
+    i=$((i + 1)); [ $i -lt 900 ] || { echo "marquee did not say it plays the clip in 90 s"; break; }
+    sleep 0.1
+done
 sleep 3   # its first frames on the screen (decoding is slow under TCG)
 shot playing
 echo "active: $(systemctl is-active marquee)"
