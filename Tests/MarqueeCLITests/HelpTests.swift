@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 18: a command line that teaches itself.
 @Suite struct HelpTests {
-    static let commands = ["info", "play", "displays", "check-config", "schedule", "hwdec", "completion"]
+    static let commands = ["info", "play", "displays", "check-config", "schedule", "hwdec", "fleet", "completion"]
 
     /// The options a help text lists, with the line that describes each.
     static func options(inHelp help: String) -> [(name: String, description: String)] {
