@@ -46,4 +46,17 @@ public enum Loopback {
         }
         return descriptor
     }
+
+    /// Waits (polling every 10 ms, `seconds` at most) until something accepts on `port`.
+    /// - Throws: `CommandError.notFound(what)` when nothing does.
+    public static func waitUntilListening(port: UInt16, seconds: Double = 5, what: String) throws {
+        for _ in 0..<Int(seconds * 100) {
+            if let descriptor = connect(port: port, timeout: 1) {
+                close(descriptor)
+                return
+            }
+            usleep(10_000)
+        }
+        throw CommandError.notFound(what)
+    }
 }

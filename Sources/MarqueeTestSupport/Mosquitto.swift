@@ -93,14 +93,7 @@ public final class Mosquitto {
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
-        for _ in 0..<500 {
-            if let descriptor = Loopback.connect(port: port, timeout: 1) {
-                close(descriptor)
-                return
-            }
-            usleep(10_000)
-        }
-        throw CommandError.notFound("mosquitto listening on port \(port) (see \(directory)/mosquitto.log)")
+        try Loopback.waitUntilListening(port: port, what: "mosquitto listening on port \(port) (see \(directory)/mosquitto.log)")
     }
 
     /// Kills it outright (SIGKILL): no goodbye to its clients. (It inherits

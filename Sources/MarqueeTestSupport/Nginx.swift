@@ -88,14 +88,7 @@ public final class Nginx {
     }
 
     private func waitUntilListening() throws {
-        for _ in 0..<200 {
-            if let descriptor = Loopback.connect(port: port, timeout: 1) {
-                close(descriptor)
-                return
-            }
-            usleep(10_000)
-        }
-        throw CommandError.notFound("nginx listening on port \(port) (see \(directory)/error.log)")
+        try Loopback.waitUntilListening(port: port, seconds: 2, what: "nginx listening on port \(port) (see \(directory)/error.log)")
     }
 
     private static func binary() throws -> String {

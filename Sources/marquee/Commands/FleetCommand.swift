@@ -43,6 +43,12 @@ struct FleetCommand: Subcommand {
 
     init(parsing parser: inout ArgumentParser) throws {
         let broker = try parser.option("--broker"), configPath = try parser.option("--config")
+        let username = try parser.option("--username"), passwordFile = try parser.option("--password-file")
+        let caFile = try parser.option("--cacert"), certFile = try parser.option("--cert"), keyFile = try parser.option("--key")
+        let timeoutText = try parser.option("--timeout"), widthText = try parser.option("--width"), output = try parser.option("-o")
+        let json = parser.flag("--json")
+        // Every option read before any is judged, so an unknown one is named first.
+        let words = try parser.positional(acceptingNumbers: true)
         var fleet = MarqueeConfiguration.Fleet()
         if let configPath {
             do {
@@ -57,30 +63,27 @@ struct FleetCommand: Subcommand {
         guard let url else { throw UsageError("fleet: give --broker mqtt://HOST[:PORT], or --config with a [fleet] broker") }
         guard let address = BrokerAddress(url) else { throw UsageError("fleet: --broker \(url): expected mqtt://HOST[:PORT] or mqtts://HOST[:PORT]") }
         var settings = MQTTClient.Settings(broker: address, clientID: "marquee-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        settings.username = try parser.option("--username") ?? (fleet.username.isEmpty ? nil : fleet.username)
-        if let passwordFile = try parser.option("--password-file") ?? fromFile(fleet.passwordFile) {
+        settings.username = username ?? (fleet.username.isEmpty ? nil : fleet.username)
+        if let passwordFile = passwordFile ?? fromFile(fleet.passwordFile) {
             do throws(ControlError) {
                 settings.password = try SecretFile.read(passwordFile, what: "--password-file")
             } catch {
                 throw UsageError("fleet: \(error.message)")
             }
         }
-        settings.caFile = try parser.option("--cacert") ?? fromFile(fleet.caFile)
-        settings.certFile = try parser.option("--cert") ?? fromFile(fleet.certFile)
-        settings.keyFile = try parser.option("--key") ?? fromFile(fleet.keyFile)
+        settings.caFile = caFile ?? fromFile(fleet.caFile)
+        settings.certFile = certFile ?? fromFile(fleet.certFile)
+        settings.keyFile = keyFile ?? fromFile(fleet.keyFile)
         settings.retry = RetrySchedule(initial: 0.5, cap: 2)
         self.settings = settings
-        timeout = try parser.option("--timeout").map { text in
+        timeout = try timeoutText.map { text in
             guard let seconds = Double(text), seconds > 0, seconds <= 3600 else { throw UsageError("fleet: --timeout \(text): give seconds from 0 to 3600") }
             return seconds
         } ?? 5
-        let json = parser.flag("--json")
-        let output = try parser.option("-o")
-        let width = try parser.option("--width").map { text in
+        let width = try widthText.map { text in
             guard let pixels = Int(text), (16...7680).contains(pixels) else { throw UsageError("fleet: --width \(text): give pixels from 16 to 7680") }
             return pixels
         }
-        let words = try parser.positional(acceptingNumbers: true)
         func target(_ text: String) throws -> String {
             let name = text.hasPrefix("group/") ? String(text.dropFirst(6)) : text
             guard MarqueeConfiguration.Fleet.isTopicName(name) else { throw UsageError("fleet: '\(text)' is not a screen id or group/NAME") }
