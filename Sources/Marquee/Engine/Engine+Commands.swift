@@ -26,6 +26,11 @@ enum EngineCommand: Sendable {
     case removeAllItems
     /// Jump to a position of `played + items`.
     case playItem(at: Int)
+    /// The item at this place of the playlist (played items, then the
+    /// queue), from this time in it, exactly (a wall schedule's correction).
+    case jump(toItem: Int, at: MediaTime)
+    /// Follow this wall schedule (nil: the player's own clock again).
+    case followWallClock(WallSchedule?)
     case goBack
     /// Keep the current item and make these what follows it.
     case replaceUpcomingItems([PlayerItem])
@@ -158,6 +163,12 @@ extension Engine {
         case .playItem(let position):
             guard state.queue.jump(to: position) else { return .refused }
             return restartCurrent(in: &state, effects: &effects)
+        case .jump(let position, let time):
+            guard state.queue.jump(to: position), let item = state.queue.current, time.isNumeric else { return .refused }
+            effects.timeJump = (item, time)
+            return restart(item, at: max(.zero, time), exact: true, in: &state, effects: &effects)
+        case .followWallClock(let schedule):
+            state.wall = schedule
         case .goBack:
             guard state.queue.goBack() else { return .refused }
             return restartCurrent(in: &state, effects: &effects)

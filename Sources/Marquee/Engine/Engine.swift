@@ -162,6 +162,8 @@ final class Engine: @unchecked Sendable {
         var osd: (text: String, until: HostTime)?
         /// Playing when the screen went off: `screen on` plays again.
         var resumesWhenScreenOn = false
+        /// Wall-clock sync: the schedule the playlist follows; nil otherwise.
+        var wall: WallSchedule?
         var status = Player.Status.unknown
         var error: (any Error)?
         var stopped = false
@@ -313,6 +315,11 @@ final class Engine: @unchecked Sendable {
             return state.status != status
         }
         if changed { events.post(.statusChanged(status)) }
+    }
+
+    /// `item`'s place in the playlist (played items, then the queue): what a wall schedule indexes.
+    func playlistIndex(of item: PlayerItem) -> Int? {
+        state.withLock { state in (state.queue.played + state.queue.items).firstIndex { $0 === item } }
     }
 
     func itemIndex(_ item: PlayerItem) -> Int {

@@ -12,6 +12,11 @@ public struct PresentationRecord: Sendable, Codable {
     /// Audio clock minus frame time at display, milliseconds (nil without audio).
     public let avOffsetMs: Double?
     public let checksum: UInt32
+    /// In wall-clock sync: the item's place in the playlist, and when the
+    /// frame became visible minus when the wall schedule wanted it,
+    /// milliseconds (nil otherwise).
+    public var playlistIndex: Int?
+    public var wallOffsetMs: Double?
 }
 
 /// A transition between loop passes or playlist items, as presented.
@@ -56,6 +61,13 @@ public final class PlaybackStats: Sendable {
         public var avOffsetP50Ms: Double?
         public var avOffsetP99Ms: Double?
         public var avOffsetMaxMs: Double?
+        /// In wall-clock sync: |display time - the wall schedule's| over the
+        /// frames presented (`[sync]`, docs/sync.md).
+        public var wallOffsetP50Ms: Double?
+        public var wallOffsetP99Ms: Double?
+        public var wallOffsetMaxMs: Double?
+        /// Seeks made to get back onto the wall schedule (the first at the start).
+        public var wallCorrections = 0
         public var seams: [SeamRecord] = []
         /// libavcodec's decoder of the current item's video ("h264").
         public var decoder: String?
@@ -85,10 +97,10 @@ public final class PlaybackStats: Sendable {
 
     private struct State: Sendable {
         var snapshot = Snapshot()
-        /// |A-V offset| histogram in 0.1 ms bins up to 1 s; the last bin takes the rest.
-        var offsetBins = [Int](repeating: 0, count: 10_001)
-        var offsetMax = 0.0
-        var offsetCount = 0
+        /// |A-V offset| at each frame with audio.
+        var avOffsets = OffsetHistogram()
+        /// |display time - wall schedule| at each frame, in wall-clock sync.
+        var wallOffsets = OffsetHistogram()
         var log: [PresentationRecord] = []
     }
 
@@ -105,12 +117,8 @@ public final class PlaybackStats: Sendable {
     func recordPresented(_ record: PresentationRecord) {
         state.withLock { state in
             state.snapshot.framesPresented += 1
-            if let offset = record.avOffsetMs {
-                let magnitude = abs(offset)
-                state.offsetBins[min(Int(magnitude * 10), state.offsetBins.count - 1)] += 1
-                state.offsetMax = max(state.offsetMax, magnitude)
-                state.offsetCount += 1
-            }
+            if let offset = record.avOffsetMs { state.avOffsets.record(offset) }
+            if let offset = record.wallOffsetMs { state.wallOffsets.record(offset) }
             guard keepsLog else { return }
             if state.log.count >= logLimit { state.log.removeFirst(state.log.count / 2) }
             state.log.append(record)
@@ -139,10 +147,15 @@ public final class PlaybackStats: Sendable {
     public var snapshot: Snapshot {
         state.withLock { state in
             var snapshot = state.snapshot
-            if state.offsetCount > 0 {
-                snapshot.avOffsetP50Ms = Self.percentile(0.50, state.offsetBins, state.offsetCount)
-                snapshot.avOffsetP99Ms = Self.percentile(0.99, state.offsetBins, state.offsetCount)
-                snapshot.avOffsetMaxMs = state.offsetMax
+            if state.avOffsets.count > 0 {
+                snapshot.avOffsetP50Ms = state.avOffsets.percentile(0.50)
+                snapshot.avOffsetP99Ms = state.avOffsets.percentile(0.99)
+                snapshot.avOffsetMaxMs = state.avOffsets.maximum
+            }
+            if state.wallOffsets.count > 0 {
+                snapshot.wallOffsetP50Ms = state.wallOffsets.percentile(0.50)
+                snapshot.wallOffsetP99Ms = state.wallOffsets.percentile(0.99)
+                snapshot.wallOffsetMaxMs = state.wallOffsets.maximum
             }
             return snapshot
         }
@@ -150,8 +163,23 @@ public final class PlaybackStats: Sendable {
 
     /// The presentation log, oldest first (empty unless `keepsLog`).
     public var presentationLog: [PresentationRecord] { state.withLock { $0.log } }
+}
 
-    private static func percentile(_ fraction: Double, _ bins: [Int], _ count: Int) -> Double {
+/// Magnitudes of an offset in 0.1 ms bins up to 1 s (the last bin takes the
+/// rest), for percentiles without keeping every sample.
+struct OffsetHistogram: Sendable {
+    private var bins = [Int](repeating: 0, count: 10_001)
+    private(set) var maximum = 0.0
+    private(set) var count = 0
+
+    mutating func record(_ milliseconds: Double) {
+        let magnitude = abs(milliseconds)
+        bins[min(Int(magnitude * 10), bins.count - 1)] += 1
+        maximum = max(maximum, magnitude)
+        count += 1
+    }
+
+    func percentile(_ fraction: Double) -> Double {
         let rank = Int((Double(count) * fraction).rounded(.up))
         var seen = 0
         for (index, binCount) in bins.enumerated() {

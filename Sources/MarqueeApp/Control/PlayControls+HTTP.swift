@@ -83,6 +83,13 @@ extension PlayControls {
         fields["framesDropped"] = .integer(Int64(stats.framesDropped))
         fields["avOffsetP50Ms"] = stats.avOffsetP50Ms.map(JSONValue.number) ?? .null
         fields["avOffsetP99Ms"] = stats.avOffsetP99Ms.map(JSONValue.number) ?? .null
+        if let p50 = stats.wallOffsetP50Ms {
+            // [sync] mode = "wallclock": how far from the wall schedule frames were shown.
+            fields["wallOffsetP50Ms"] = .number(p50)
+            fields["wallOffsetP99Ms"] = stats.wallOffsetP99Ms.map(JSONValue.number) ?? .null
+            fields["wallOffsetMaxMs"] = stats.wallOffsetMaxMs.map(JSONValue.number) ?? .null
+            fields["wallCorrections"] = .integer(Int64(stats.wallCorrections))
+        }
         fields["uploads"] = .bool(state.withLock { $0.hasUploadFolder })
         fields["uptime"] = .number((Date().timeIntervalSince(startedAt) * 10).rounded() / 10)
         fields["errors"] = .array(state.withLock { $0.recentErrors })

@@ -77,6 +77,7 @@ extension PlayControls {
             || fresh.audio.latencyMs != old.audio.latencyMs { later.append("[audio] output") }
         if fresh.controls.stdin != old.controls.stdin { later.append("[controls.stdin]") }
         if fresh.fleet != old.fleet { later.append("[fleet]") }
+        if fresh.sync != old.sync { later.append("[sync]") }
         // A socket or server restarted from one of its own requests would cut the reply.
         if fresh.controls.socket != old.controls.socket { later.append("[controls.socket]") }
         if fresh.controls.http != old.controls.http { later.append("[controls.http]") }

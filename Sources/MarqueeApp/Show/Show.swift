@@ -36,6 +36,15 @@ public struct Show: Sendable {
         player.loopMode = options.loop
         player.loopPasses = options.loops
         player.volume = Float(options.configuration.audio.volume)
+        let sync = options.configuration.sync
+        if sync.mode == .wallclock, let epoch = sync.epochSeconds {
+            do {
+                let schedule = try await WallClockPlaylist.schedule(of: player.playlist.items, epoch: epoch, imageDuration: options.imageDuration)
+                player.followWallClock(schedule)
+            } catch {
+                Diagnostics.error("[sync] \(error); playing on the player's own clock")
+            }
+        }
         let display = layout?.summary ?? Self.describe(configuration.videoOutput, chosen: options.videoOut)
         // Following the player before it plays, so the first item is on the log.
         let recorder = openPlayLog(display: display)

@@ -101,6 +101,7 @@ extension MarqueeConfiguration {
         if let section = root.table("controls") { controls.read(section, mediaRoots: playback.mediaRoots, validateAction: validateAction) }
         if let section = root.table("log") { log.read(section) }
         if let section = root.table("fleet") { fleet.read(section) }
+        if let section = root.table("sync") { sync.read(section, playback: playback) }
         root.finish()
     }
 
@@ -114,7 +115,7 @@ extension MarqueeConfiguration {
             ("display", { configuration.display.read($0) }), ("decode", { configuration.decode.read($0) }),
             ("audio", { configuration.audio.read($0) }), ("playback", { configuration.playback.read($0) }),
             ("captions", { configuration.captions.read($0) }), ("log", { configuration.log.read($0) }),
-            ("fleet", { configuration.fleet.read($0) }),
+            ("fleet", { configuration.fleet.read($0) }), ("sync", { configuration.sync.read($0, playback: configuration.playback) }),
         ]
         for (name, read) in sections {
             let reader = TableReader(TOMLTable(), name: name, at: SourceLocation(line: 1, column: 1), diagnostics: diagnostics)

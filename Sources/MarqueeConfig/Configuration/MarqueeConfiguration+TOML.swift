@@ -97,6 +97,7 @@ extension MarqueeConfiguration {
             ("id", quote(fleet.id)), ("groups", "[" + fleet.groups.map(quote).joined(separator: ", ") + "]"),
             ("status_interval", float(fleet.statusInterval)),
         ])
+        section("[sync]", [("mode", quote(sync.mode.rawValue)), ("epoch", quote(sync.epoch))])
         return lines.joined(separator: "\n") + "\n"
     }
 

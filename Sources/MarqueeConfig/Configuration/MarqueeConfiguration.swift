@@ -11,6 +11,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var playback = Playback()
     public var captions = Captions()
     public var fleet = Fleet()
+    public var sync = Sync()
     /// `[playlists.NAME]`, in the file's order.
     public var playlists: [NamedPlaylist] = []
     /// `[[schedule]]`, in the file's order (the first whose window holds an instant decides).

@@ -263,7 +263,9 @@ final class AudioStage: EngineStage {
         // Input consumed so far, in timeline seconds; the stretcher holds back a little.
         let consumedEnd = audio.timeline + audio.buffer.duration.seconds - stretcher.latency(rate: rate)
         let (delay, at) = output.delay()
-        if engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial, fromDevice: true) {
+        // On a wall schedule the picture's clock is the wall's; sound follows it.
+        let followsWall = engine.state.withLock { $0.wall != nil }
+        if !followsWall, engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial, fromDevice: true) {
             // The presenter may be waiting for the audio clock to start.
             engine.signals.presenter.raise()
         }

@@ -22,6 +22,11 @@ final class PresenterStage: EngineStage {
     private var screenLit = true
     /// When time last stopped to let a network item's buffer fill.
     var bufferingSince: HostTime?
+    /// Wall-clock sync: the last correction asked for (when, and the serial
+    /// it got once its first frame is up), and how far ahead of the wall
+    /// clock the next one aims (what the last took, with room).
+    var wallCorrection: (asked: HostTime, serial: Int?)?
+    var wallCorrectionLead = PresenterStage.shortestCorrectionLead
     /// The last video output error reported, so a repeating one is said once.
     private var lastOutputError: String?
     /// The splash picture (or its background) as shown, until a frame replaces it.
@@ -249,6 +254,12 @@ final class PresenterStage: EngineStage {
             let anchor = local.untimedAnchor ?? (frame.timeline, now)
             local.untimedAnchor = anchor
             target = anchor.host + .nanoseconds(Int64((frame.timeline - anchor.timeline) / rate * 1e9))
+        } else if playing, rate == 1, let wall = engine.state.withLock({ $0.wall }), let timing = wallTiming(of: frame, schedule: wall, now: now) {
+            switch timing {
+            case .skip: return nil
+            case .waitUntil(let deadline): return deadline
+            case .presentAt(let host): target = host
+            }
         } else if local.firstAfterStart || !playing {
             if !frame.segment.hasAudio { engine.clock.set(position: frame.timeline, at: now, serial: frame.serial, fromDevice: false) }
         } else {
@@ -433,10 +444,11 @@ final class PresenterStage: EngineStage {
                 if recentHolds.count > 64 { recentHolds.removeFirst(recentHolds.count - 64) }
             }
         }
+        let wall = wallOffset(of: frame, shownAt: display)
         engine.stats.recordPresented(PresentationRecord(
             item: engine.itemIndex(frame.segment.item), pass: frame.segment.pass, pts: frame.itemTime.seconds,
             displayTime: display.seconds, avOffsetMs: audioClock.map { ($0 - frame.timeline) * 1000 },
-            checksum: engine.stats.keepsLog ? frame.frame.checksum() : 0))
+            checksum: engine.stats.keepsLog ? frame.frame.checksum() : 0, playlistIndex: wall?.index, wallOffsetMs: wall?.offsetMs))
         engine.presented(frame.segment, itemTime: frame.itemTime, timeline: frame.timeline, serial: frame.serial)
         let picture = PictureKey(frame.frame)
         if picture != lastPicture {
@@ -454,7 +466,7 @@ final class PresenterStage: EngineStage {
     }
 
     /// A frame was dropped: counted into an open seam record, or kept for the next seam's.
-    private func noteDrop(at timeline: Double) {
+    func noteDrop(at timeline: Double) {
         if let until = seamOpenUntil, timeline <= until {
             engine.stats.updateLastSeam { $0.framesDropped += 1 }
             return

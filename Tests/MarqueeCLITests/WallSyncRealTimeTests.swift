@@ -1,0 +1,110 @@
+import Foundation
+import MarqueeTestSupport
+import Testing
+
+/// Issue 41 on the host, in real time (the real-time group CI runs alone):
+/// two players with the same playlist and `[sync] mode = "wallclock"`
+/// epoch, started 7.3 s apart on null displays at 60 Hz. From their
+/// presentation logs (the host time of each vblank a frame went up at, and
+/// the frame), at every vblank of a 60 Hz display from the second's first
+/// second on, the two show the same frame of the loop, or neighbours. `MARQUEE_WALL_SECONDS` makes the run longer (600 for issue 41's
+/// ten minutes; bench/wallsync.py runs that).
+@Suite(.serialized) struct WallSyncRealTimeTests {
+    static let frame = 1.0 / 25
+
+    /// A loop of a 4 s clip (25 fps, a new picture every frame) and a 2 s still.
+    static func folder() throws -> (folder: String, length: Double) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wallsync-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let clip = try Fixtures.path(Fixtures.Recipe(name: "wallsync-clip-4s", fileExtension: "mp4", arguments: [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-c:v", "libx264", "-preset", "veryfast",
+            "-g", "25", "-pix_fmt", "yuv420p",
+        ]))
+        try FileManager.default.copyItem(atPath: clip, toPath: "\(folder)/clip.mp4")
+        let still = try Command.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x3060c0:size=320x240", "-frames:v", "1",
+                                               "\(folder)/still.png"])
+        try #require(still.status == 0, "\(still.stderr)")
+        // An epoch long gone: both join a loop that has run for a while.
+        let epoch = ISO8601DateFormatter().string(from: Date(timeIntervalSinceNow: -3_600))
+        try """
+            [playback]
+            playlist = ["clip.mp4", { path = "still.png", duration = 2 }]
+            loop = "playlist"
+
+            [sync]
+            mode = "wallclock"
+            epoch = "\(epoch)"
+            """.write(toFile: "\(folder)/marquee.toml", atomically: true, encoding: .utf8)
+        return (folder, 6)
+    }
+
+    /// The stretch of the loop a frame covers, seconds: from where its item
+    /// starts plus its time in it, for a frame's length (the still's two seconds).
+    static func span(_ record: [String: Any]) -> (start: Double, end: Double)? {
+        guard let index = record["playlistIndex"] as? Int, let pts = record["pts"] as? Double else { return nil }
+        let start = [0.0, 4.0][index] + pts
+        return (start, start + (index == 0 ? frame : 2))
+    }
+
+    /// How far apart two stretches of a loop `length` long are: 0 when they
+    /// overlap or touch (the same frame, or neighbours).
+    static func gap(_ x: (start: Double, end: Double), _ y: (start: Double, end: Double), length: Double) -> Double {
+        [-length, 0, length].map { shift in max(0, max(x.start, y.start + shift) - min(x.end, y.end + shift)) }.min()!
+    }
+
+    static func records(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    @Test func twoPlayersStarted7Point3SecondsApartShowTheSameFrameAtEveryVblank() throws {
+        let seconds = ProcessInfo.processInfo.environment["MARQUEE_WALL_SECONDS"].flatMap(Double.init) ?? 60
+        let (folder, length) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func start(_ name: String) throws -> BackgroundMarquee {
+            try BackgroundMarquee(["play", "--config", "\(folder)/marquee.toml", "--video-out", "null", "--no-audio", "--control", "off",
+                                   "--presentation-log", "\(folder)/\(name).jsonl", "--stats", "\(folder)/\(name)-stats.json"])
+        }
+        let first = try start("first")
+        Thread.sleep(forTimeInterval: 7.3)
+        let second = try start("second")
+        Thread.sleep(forTimeInterval: seconds)
+        for player in [second, first] {
+            let (status, _, stderr) = player.stop()
+            #expect(status == 0, "\(stderr)")
+        }
+        let a = try Self.records("\(folder)/first.jsonl"), b = try Self.records("\(folder)/second.jsonl")
+        try #require(!a.isEmpty && !b.isEmpty)
+        let joined = try #require(b.first?["displayTime"] as? Double) + 1
+        let end = min(try #require(a.last?["displayTime"] as? Double), try #require(b.last?["displayTime"] as? Double))
+        /// What `records` has up at host time `time`: the last frame shown at or before it.
+        func shown(_ records: [[String: Any]], at time: Double, from start: inout Int) -> (start: Double, end: Double)? {
+            while start + 1 < records.endIndex, (records[start + 1]["displayTime"] as? Double ?? .infinity) <= time { start += 1 }
+            return Self.span(records[start])
+        }
+        // At every vblank of a 60 Hz display from then on, what each shows:
+        // the same frame or neighbours (their stretches of the loop touch).
+        var compared = 0, apart: [String] = []
+        var (inA, inB) = (a.startIndex, b.startIndex)
+        for time in stride(from: joined, to: end, by: 1.0 / 60) {
+            guard let mine = shown(a, at: time, from: &inA), let theirs = shown(b, at: time, from: &inB) else { continue }
+            compared += 1
+            if Self.gap(mine, theirs, length: length) > 0.001 {
+                apart.append(String(format: "at %.3f s: %.3f against %.3f", time, mine.start, theirs.start))
+            }
+        }
+        #expect(compared > Int(seconds - 5) * 60, "\(compared) vblanks compared")
+        #expect(apart.isEmpty, "\(apart.count) vblanks with frames more than one apart: \(apart.prefix(5))")
+        for name in ["first", "second"] {
+            let stats = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(name)-stats.json")))
+                as? [String: Any])
+            let playback = stats  // the playback figures are at the top level of --stats
+            // One jump to the loop's place at the start (none if the first item happened to be due then).
+            #expect((playback["wallCorrections"] as? Int ?? 99) <= 1, "\(name): \(playback["wallCorrections"] ?? "none") corrections")
+            #expect((playback["wallOffsetP99Ms"] as? Double ?? .infinity) <= 20, "\(name): p99 \(playback["wallOffsetP99Ms"] ?? "none") ms")
+            print("wall sync, \(name): offset from the schedule p50 \(playback["wallOffsetP50Ms"] ?? "-") ms, "
+                  + "p99 \(playback["wallOffsetP99Ms"] ?? "-") ms, max \(playback["wallOffsetMaxMs"] ?? "-") ms")
+        }
+        print("wall sync: \(compared) vblanks compared over \(Int(seconds)) s, \(apart.count) with frames more than one apart")
+    }
+}
