@@ -35,10 +35,12 @@ final class StageExecutor {
 
     /// A player on `clock` whose stages only this executor runs.
     static func player(_ sources: [String], video: any VideoOutput, audio: (any AudioOutput)?, clock: VirtualClock,
-                       loop: LoopMode = .none, passes: Int? = nil, between: PauseBetweenItems = .cut) -> QueuePlayer {
+                       loop: LoopMode = .none, passes: Int? = nil, between: PauseBetweenItems = .cut,
+                       wallClock: (any WallClock)? = nil) -> QueuePlayer {
         var configuration = PlayerConfiguration(videoOutput: video, audioOutput: audio, hostClock: clock,
                                                 keepsPresentationLog: true)
         configuration.betweenItems = between
+        if let wallClock { configuration.wallClock = wallClock }
         let player = QueuePlayer(items: sources.map(PlayerItem.init(source:)), configuration: configuration, threaded: false)
         player.loopMode = loop
         player.loopPasses = passes

@@ -35,6 +35,11 @@ extension PlayControls {
             let items = replaceUpcoming(with: fresh.showing(scheduled))
             changed.append("playlist (\(items.count) items, from the next item)")
             reloadedPlaylist = items
+            if old.sync.mode == .wallclock {
+                // The schedule was made of the old items' lengths: the new list plays on the player's own clock.
+                player.followWallClock(nil)
+                changed.append("off the wall schedule until the next start")
+            }
         } else {
             applied.playback.playlist = old.playback.playlist
             applied.playback.shuffle = old.playback.shuffle
