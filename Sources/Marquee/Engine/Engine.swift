@@ -319,7 +319,10 @@ final class Engine: @unchecked Sendable {
 
     /// `item`'s place in the playlist (played items, then the queue): what a wall schedule indexes.
     func playlistIndex(of item: PlayerItem) -> Int? {
-        state.withLock { state in (state.queue.played + state.queue.items).firstIndex { $0 === item } }
+        state.withLock { state in
+            if let index = state.queue.played.firstIndex(where: { $0 === item }) { return index }
+            return state.queue.items.firstIndex { $0 === item }.map { state.queue.played.count + $0 }
+        }
     }
 
     func itemIndex(_ item: PlayerItem) -> Int {

@@ -16,8 +16,6 @@ struct HTTPRoutes: HTTPHandler {
         "/screenshot.png": ["GET"], "/playlist": ["GET", "PUT"], "/plays": ["GET"],
         "/schedule": ["GET", "PUT"], "/schedule.toml": ["GET"],
     ]
-    /// The widest screenshot asked for (an 8K screen).
-    static let widestScreenshot = 7680
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if let route = MediaRoute(request.path) {
@@ -94,8 +92,9 @@ struct HTTPRoutes: HTTPHandler {
     private func screenshot(_ query: [String: String]) -> HTTPResponse {
         var width: Int?
         if let text = query["width"] {
-            guard let value = Int(text), (16...Self.widestScreenshot).contains(value) else {
-                return .text(400, "width=\(text.prefix(20)): give pixels from 16 to \(Self.widestScreenshot)")
+            let widths = PlayControls.screenshotWidths
+            guard let value = Int(text), widths.contains(value) else {
+                return .text(400, "width=\(text.prefix(20)): give pixels from \(widths.lowerBound) to \(widths.upperBound)")
             }
             width = value
         }

@@ -3,6 +3,9 @@ import Marquee
 /// A PNG of what a display shows, for `GET /screenshot.png` and the
 /// fleet's `screenshot` command.
 extension PlayControls {
+    /// The widths a screenshot may be scaled to, in pixels (up to an 8K screen).
+    public static let screenshotWidths = 16...7680
+
     /// Why there is no screenshot, with the HTTP status that says so.
     struct ScreenshotRefusal: Error {
         let status: Int

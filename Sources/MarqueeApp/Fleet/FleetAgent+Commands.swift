@@ -7,9 +7,6 @@ import MarqueeFleet
 /// `CommandExecutor`, the reply on `marquee/ID/reply` with the request's
 /// id; and `screenshot [WIDTH]`, whose PNG goes to `marquee/ID/screenshot`.
 extension FleetAgent {
-    /// The widest screenshot asked for (an 8K screen), as over HTTP.
-    static let widestScreenshot = 7680
-
     func command(_ payload: [UInt8]) {
         guard let text = String(validating: payload, as: UTF8.self) else {
             reply(ControlReply(id: nil, outcome: .failure(ControlError("the command is not UTF-8"))).line(.json))
@@ -74,8 +71,9 @@ extension FleetAgent {
         }
         guard arguments.count <= 1 else { return (id, .failure(ControlError("screenshot takes one argument, the width in pixels"))) }
         guard let text = arguments.first else { return (id, .success(nil)) }
-        guard let width = Int(text), (16...widestScreenshot).contains(width) else {
-            return (id, .failure(ControlError("screenshot \(text.prefix(20)): give a width from 16 to \(widestScreenshot) pixels")))
+        let widths = PlayControls.screenshotWidths
+        guard let width = Int(text), widths.contains(width) else {
+            return (id, .failure(ControlError("screenshot \(text.prefix(20)): give a width from \(widths.lowerBound) to \(widths.upperBound) pixels")))
         }
         return (id, .success(width))
     }

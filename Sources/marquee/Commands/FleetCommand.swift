@@ -81,7 +81,10 @@ struct FleetCommand: Subcommand {
             return seconds
         } ?? 5
         let width = try widthText.map { text in
-            guard let pixels = Int(text), (16...7680).contains(pixels) else { throw UsageError("fleet: --width \(text): give pixels from 16 to 7680") }
+            let widths = PlayControls.screenshotWidths
+            guard let pixels = Int(text), widths.contains(pixels) else {
+                throw UsageError("fleet: --width \(text): give pixels from \(widths.lowerBound) to \(widths.upperBound)")
+            }
             return pixels
         }
         func target(_ text: String) throws -> String {

@@ -50,6 +50,8 @@ final class AudioStage: EngineStage {
     /// early enough that a wake-up a little late does not run it dry.
     static let feedMargin: Duration = .milliseconds(30)
     private var stretcher: TimeStretcher
+    /// A wall schedule is followed (as read with the rest of the state at each step).
+    private var followsWall = false
 
     init(engine: Engine, output: any AudioOutput) {
         self.engine = engine
@@ -59,10 +61,11 @@ final class AudioStage: EngineStage {
     }
 
     func step(now: HostTime) -> StageWake {
-        let (stopped, current, playing, rate, gain) = engine.state.withLock {
-            ($0.stopped, $0.serial, $0.playing && !$0.buffering, abs($0.rate), $0.muted ? Float(0) : $0.volume)
+        let (stopped, current, playing, rate, gain, wall) = engine.state.withLock {
+            ($0.stopped, $0.serial, $0.playing && !$0.buffering, abs($0.rate), $0.muted ? Float(0) : $0.volume, $0.wall != nil)
         }
         if stopped { return .stop }
+        followsWall = wall
         if current != serial {
             output.discard()
             stretcher.reset()
@@ -264,7 +267,6 @@ final class AudioStage: EngineStage {
         let consumedEnd = audio.timeline + audio.buffer.duration.seconds - stretcher.latency(rate: rate)
         let (delay, at) = output.delay()
         // On a wall schedule the picture's clock is the wall's; sound follows it.
-        let followsWall = engine.state.withLock { $0.wall != nil }
         if !followsWall, engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial, fromDevice: true) {
             // The presenter may be waiting for the audio clock to start.
             engine.signals.presenter.raise()

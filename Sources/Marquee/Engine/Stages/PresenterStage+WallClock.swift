@@ -29,11 +29,11 @@ extension PresenterStage {
         return engine.configuration.wallClock.now().secondsSinceEpoch + (host - hostNow).secondsDouble
     }
 
-    /// When the wall schedule wants `frame` up, in wall seconds; nil for an
-    /// item the schedule does not cover.
-    func wallDue(of frame: TimelineFrame, schedule: WallSchedule, near wall: Double) -> Double? {
+    /// When the wall schedule wants `frame` up, in wall seconds, and its
+    /// item's place in the playlist; nil for an item the schedule does not cover.
+    func wallDue(of frame: TimelineFrame, schedule: WallSchedule, near wall: Double) -> (due: Double, index: Int)? {
         guard let index = engine.playlistIndex(of: frame.segment.item), index < schedule.durations.count else { return nil }
-        return schedule.due(index: index, itemTime: Self.itemPosition(of: frame), near: wall)
+        return (schedule.due(index: index, itemTime: Self.itemPosition(of: frame), near: wall), index)
     }
 
     /// Where in its item a frame is on the timeline: a still picture is
@@ -45,7 +45,7 @@ extension PresenterStage {
     /// nil for an item the schedule does not cover (its own clock times it).
     func wallTiming(of frame: TimelineFrame, schedule: WallSchedule, now: HostTime) -> WallTiming? {
         let wallNow = wallSeconds(at: now)
-        guard let due = wallDue(of: frame, schedule: schedule, near: wallNow) else { return nil }
+        guard let due = wallDue(of: frame, schedule: schedule, near: wallNow)?.due else { return nil }
         engine.clock.set(position: frame.timeline + (wallNow - due), at: now, serial: frame.serial, fromDevice: false)
         let lead = due - wallNow
         if isOffSchedule(lead: lead, frame: frame, schedule: schedule, wallNow: wallNow), correctionAllowed(serial: frame.serial, now: now) {
@@ -78,7 +78,7 @@ extension PresenterStage {
         if lead < -Self.correctionThreshold { return true }
         if local.firstAfterStart { return lead > wallCorrectionLead + Self.correctionThreshold }
         guard let last = local.last, last.frame.serial == frame.serial,
-              let lastDue = wallDue(of: last.frame, schedule: schedule, near: wallNow) else { return false }
+              let lastDue = wallDue(of: last.frame, schedule: schedule, near: wallNow)?.due else { return false }
         return wallNow < lastDue - Self.correctionThreshold
     }
 
@@ -104,10 +104,9 @@ extension PresenterStage {
     /// sync); the first frame of a jump also says how long the jump took,
     /// for the next one's aim.
     func wallOffset(of frame: TimelineFrame, shownAt display: HostTime) -> (index: Int, offsetMs: Double)? {
-        guard let schedule = engine.state.withLock({ $0.wall }), let index = engine.playlistIndex(of: frame.segment.item),
-              index < schedule.durations.count else { return nil }
+        guard let schedule = wallSchedule else { return nil }
         let wall = wallSeconds(at: display)
-        let due = schedule.due(index: index, itemTime: Self.itemPosition(of: frame), near: wall)
+        guard let (due, index) = wallDue(of: frame, schedule: schedule, near: wall) else { return nil }
         if let correction = wallCorrection, correction.serial == frame.serial, local.firstAfterStart {
             let took = (display - correction.asked).secondsDouble
             wallCorrectionLead = min(max(took * 1.5, Self.shortestCorrectionLead), Self.longestCorrectionLead)

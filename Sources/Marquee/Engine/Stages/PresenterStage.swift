@@ -27,6 +27,8 @@ final class PresenterStage: EngineStage {
     /// clock the next one aims (what the last took, with room).
     var wallCorrection: (asked: HostTime, serial: Int?)?
     var wallCorrectionLead = PresenterStage.shortestCorrectionLead
+    /// The wall schedule followed, as read with the rest of the state at each step.
+    var wallSchedule: WallSchedule?
     /// The last video output error reported, so a repeating one is said once.
     private var lastOutputError: String?
     /// The splash picture (or its background) as shown, until a frame replaces it.
@@ -124,11 +126,12 @@ final class PresenterStage: EngineStage {
     }
 
     private func advance(now: HostTime) -> StageWake {
-        let (stopped, serial, playing, rate, buffering, screenOn, overlayVersion, osd) = engine.state.withLock {
+        let (stopped, serial, playing, rate, buffering, screenOn, overlayVersion, osd, wall) = engine.state.withLock {
             // Backwards the timeline still runs forwards, at the rate's speed.
-            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering, $0.screenOn, $0.overlayVersion, $0.osd)
+            ($0.stopped, $0.serial, $0.playing, abs($0.rate), $0.buffering, $0.screenOn, $0.overlayVersion, $0.osd, $0.wall)
         }
         if stopped { return .stop }
+        wallSchedule = wall
         self.osd = osd
         if overlayVersion != drawnOverlayVersion {
             drawnOverlayVersion = overlayVersion
@@ -254,7 +257,7 @@ final class PresenterStage: EngineStage {
             let anchor = local.untimedAnchor ?? (frame.timeline, now)
             local.untimedAnchor = anchor
             target = anchor.host + .nanoseconds(Int64((frame.timeline - anchor.timeline) / rate * 1e9))
-        } else if playing, rate == 1, let wall = engine.state.withLock({ $0.wall }), let timing = wallTiming(of: frame, schedule: wall, now: now) {
+        } else if playing, rate == 1, let wall = wallSchedule, let timing = wallTiming(of: frame, schedule: wall, now: now) {
             switch timing {
             case .skip: return nil
             case .waitUntil(let deadline): return deadline
