@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "MarqueeFleet", dependencies: ["MarqueeCore", "CMosquitto"]),
         .executableTarget(name: "toml-decoder", dependencies: ["MarqueeConfig"]),
 
-        .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
+        .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
         .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD", "CMicroHTTPD", "CGnuTLS", "CMosquitto"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "Marquee", "MarqueeKMS", "MarqueeFFmpeg", "MarqueeTestSupport"],

@@ -28,9 +28,10 @@ import Testing
             before = greyness(display.screen())
         }
         player.showText("Doors open at 9", seconds: 4)
-        // Polled: on a loaded machine the first text waits for fontconfig and libass to start.
+        // Polled: on a loaded machine (CI's whole suite at once) the first text
+        // waits seconds for fontconfig and libass to start.
         var shown = 1.0
-        for _ in 0..<100 where shown >= 0.8 {
+        for _ in 0..<400 where shown >= 0.8 {
             try await Task.sleep(for: .milliseconds(50))
             shown = greyness(display.screen())
         }

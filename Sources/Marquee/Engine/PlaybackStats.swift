@@ -68,6 +68,19 @@ public final class PlaybackStats: Sendable {
         public var wallOffsetMaxMs: Double?
         /// Seeks made to get back onto the wall schedule (the first at the start).
         public var wallCorrections = 0
+        /// In wall-clock sync: |when the sound is heard - the wall schedule's|,
+        /// read after each write to the device.
+        public var audioWallOffsetP50Ms: Double?
+        public var audioWallOffsetP99Ms: Double?
+        public var audioWallOffsetMaxMs: Double?
+        /// How much longer (+) or shorter the sound is played to stay on the
+        /// wall clock, parts per million: the device's drift as learnt (+ for
+        /// a device that runs fast).
+        public var audioCorrectionPpm: Double?
+        /// Times the sound was moved onto the schedule (silence put in or
+        /// audio left out) with the device playing: it was off by more than
+        /// resampling mends (a stall). Starts of the device are not counted.
+        public var audioWallMoves = 0
         public var seams: [SeamRecord] = []
         /// libavcodec's decoder of the current item's video ("h264").
         public var decoder: String?
@@ -101,6 +114,7 @@ public final class PlaybackStats: Sendable {
         var avOffsets = OffsetHistogram()
         /// |display time - wall schedule| at each frame, in wall-clock sync.
         var wallOffsets = OffsetHistogram()
+        var audioWallOffsets = OffsetHistogram()
         var log: [PresentationRecord] = []
     }
 
@@ -122,6 +136,14 @@ public final class PlaybackStats: Sendable {
             guard keepsLog else { return }
             if state.log.count >= logLimit { state.log.removeFirst(state.log.count / 2) }
             state.log.append(record)
+        }
+    }
+
+    /// The sound's offset from the wall schedule after a write, and the correction then in force.
+    func recordAudioWallOffset(_ milliseconds: Double, correctionPpm: Double) {
+        state.withLock { state in
+            state.audioWallOffsets.record(milliseconds)
+            state.snapshot.audioCorrectionPpm = correctionPpm
         }
     }
 
@@ -156,6 +178,11 @@ public final class PlaybackStats: Sendable {
                 snapshot.wallOffsetP50Ms = state.wallOffsets.percentile(0.50)
                 snapshot.wallOffsetP99Ms = state.wallOffsets.percentile(0.99)
                 snapshot.wallOffsetMaxMs = state.wallOffsets.maximum
+            }
+            if state.audioWallOffsets.count > 0 {
+                snapshot.audioWallOffsetP50Ms = state.audioWallOffsets.percentile(0.50)
+                snapshot.audioWallOffsetP99Ms = state.audioWallOffsets.percentile(0.99)
+                snapshot.audioWallOffsetMaxMs = state.audioWallOffsets.maximum
             }
             return snapshot
         }

@@ -39,6 +39,11 @@ final class Segment: Sendable, CustomStringConvertible {
 
     func timeline(ofPts pts: MediaTime) -> Double { timelineStart + (pts - ptsOrigin).seconds }
 
+    /// Where in its item (seconds, played forwards) `timeline` is: a still
+    /// picture is handed on in pieces that share its picture's time, each
+    /// later, so this is counted from the segment's start, not from a pts.
+    func itemSeconds(atTimeline timeline: Double) -> Double { itemStart.seconds + (timeline - timelineStart) }
+
     /// Where a frame shown from `pts` for `duration` seconds of item time
     /// starts on the timeline: played backwards, its end comes first.
     func timeline(ofFrameAt pts: MediaTime, duration: Double) -> Double {

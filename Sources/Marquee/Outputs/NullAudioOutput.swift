@@ -10,6 +10,10 @@ import Synchronization
 /// playback resumes from the next write. Draining to the end or discarding is
 /// not an underrun.
 ///
+/// `driftPPM` makes it a sound card whose crystal runs off: it plays that
+/// many parts per million faster (or slower, negative) than its nominal
+/// rate, while its delay is counted in nominal frames, as a real device's is.
+///
 /// Threading: `write`, `pause`, `resume`, `discard` and `drain` on the audio
 /// thread; `delay` and the counters from any thread (state is behind a Mutex,
 /// never held while sleeping).
@@ -17,6 +21,8 @@ public final class NullAudioOutput: AudioOutput, Sendable {
     public let format: AudioFormat
     /// Capacity of the simulated device buffer, in sample frames.
     public let bufferFrames: Int
+    /// How far the simulated crystal runs off its nominal rate, parts per million.
+    public let driftPPM: Double
     private let clock: any HostClock
     private let state: Mutex<PlaybackState>
 
@@ -28,12 +34,18 @@ public final class NullAudioOutput: AudioOutput, Sendable {
     ///   - format: the PCM layout `write` takes.
     ///   - clock: the clock playback runs on and `write`/`drain` sleep on.
     ///   - bufferDuration: device buffer size (at least one sample frame).
-    public init(format: AudioFormat, clock: any HostClock, bufferDuration: Duration = .milliseconds(100)) {
+    ///   - driftPPM: how much faster than nominal it plays (-1000...1000).
+    public init(format: AudioFormat, clock: any HostClock, bufferDuration: Duration = .milliseconds(100), driftPPM: Double = 0) {
+        precondition(Self.driftRange.contains(driftPPM), "a drift of \(driftPPM) ppm")
         self.format = format
         self.clock = clock
+        self.driftPPM = driftPPM
         bufferFrames = max(1, Int(Int128(bufferDuration.nanoseconds) * Int128(format.sampleRate) / 1_000_000_000))
-        state = Mutex(PlaybackState(sampleRate: Int64(format.sampleRate), now: clock.now()))
+        state = Mutex(PlaybackState(sampleRate: Int64(format.sampleRate), driftPPM: driftPPM, now: clock.now()))
     }
+
+    /// The drifts a simulated device takes: real crystals are within about ±100 ppm.
+    public static let driftRange = -1000.0...1000.0
 
     /// Times the device ran dry while playing, as of now.
     public var underruns: Int {
@@ -164,6 +176,8 @@ public final class NullAudioOutput: AudioOutput, Sendable {
 /// played `anchorPlayed`; it moves the anchor on every start, resume and refill.
 private struct PlaybackState {
     let sampleRate: Int64
+    /// The rate it really plays at, in frames per 10^6 seconds (nominal, drift included).
+    let playRate: Int128
     /// End of the queued audio.
     var written: Int64 = 0
     /// Where playback was when last updated; never past `written`.
@@ -179,8 +193,9 @@ private struct PlaybackState {
     var underruns = 0
     var framesWritten: Int64 = 0
 
-    init(sampleRate: Int64, now: HostTime) {
+    init(sampleRate: Int64, driftPPM: Double, now: HostTime) {
         self.sampleRate = sampleRate
+        playRate = Int128((Double(sampleRate) * (1_000_000 + driftPPM)).rounded())
         anchorTime = now
     }
 
@@ -188,7 +203,7 @@ private struct PlaybackState {
     mutating func update(at now: HostTime) {
         guard !paused, !idle else { return }
         let elapsed = Int128(max(0, (now - anchorTime).nanoseconds))
-        let position = anchorPlayed + Int64(elapsed * Int128(sampleRate) / 1_000_000_000)
+        let position = anchorPlayed + Int64(elapsed * playRate / 1_000_000_000_000_000)
         if position >= written {
             played = written
             idle = true
@@ -216,7 +231,7 @@ private struct PlaybackState {
     /// so an update at that time sees it reached).
     func time(whenPlayed position: Int64) -> HostTime {
         let frames = Int128(position - anchorPlayed)
-        let nanoseconds = (frames * 1_000_000_000 + Int128(sampleRate) - 1) / Int128(sampleRate)
+        let nanoseconds = (frames * 1_000_000_000_000_000 + playRate - 1) / playRate
         return anchorTime + .nanoseconds(Int64(nanoseconds))
     }
 }

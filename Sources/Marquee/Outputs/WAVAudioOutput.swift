@@ -19,11 +19,12 @@ public final class WAVAudioOutput: AudioOutput, Sendable {
     /// PCM bytes in the data chunk; the lock also orders appends and fix-ups.
     private let dataBytes = Mutex<Int64>(0)
 
-    /// Creates (or truncates) the file at `path` with a header for no samples yet.
+    /// Creates (or truncates) the file at `path` with a header for no samples yet;
+    /// `driftPPM` is the simulated device's (`NullAudioOutput`).
     /// - Throws: `OutputFileError` naming the failed system call.
     public init(path: String, format: AudioFormat, clock: any HostClock,
-                bufferDuration: Duration = .milliseconds(100)) throws(OutputFileError) {
-        device = NullAudioOutput(format: format, clock: clock, bufferDuration: bufferDuration)
+                bufferDuration: Duration = .milliseconds(100), driftPPM: Double = 0) throws(OutputFileError) {
+        device = NullAudioOutput(format: format, clock: clock, bufferDuration: bufferDuration, driftPPM: driftPPM)
         file = try OutputFile(creating: path)
         header = WAVHeader(format: format)
         try file.append(header.bytes(dataBytes: 0))
@@ -49,6 +50,8 @@ public final class WAVAudioOutput: AudioOutput, Sendable {
     }
 
     public func delay() -> (delay: Duration, at: HostTime) { device.delay() }
+    /// The device's: the audio stage waits for room rather than blocking in `write`.
+    public func roomTime(forFrames frames: Int) -> HostTime? { device.roomTime(forFrames: frames) }
     public func pause() { device.pause() }
     public func resume() { device.resume() }
     public func discard() { device.discard() }

@@ -29,6 +29,10 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// The video output refused a frame (the display went away, a commit
     /// failed); the last good frame stays up and playback goes on.
     case videoOutputFailed(any Error)
+    /// Sound on a wall schedule could not be resampled towards it (the error
+    /// names the libswresample call): it plays at its device's own pace,
+    /// and an offset that grows large is mended by moving it. Said once.
+    case audioResamplingFailed(any Error)
     /// The item's video is decoded in software from here on: hardware
     /// decoding could not be set up (`atSetUp`: no device, no driver, a
     /// stream it does not decode), or failed mid-stream (then playback went
@@ -74,6 +78,7 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .timeControlStatusChanged(let status, let reason): "time control \(status.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "")"
         case .eventsDropped(let count): "\(count) events dropped"
         case .videoOutputFailed(let error): "video output failed: \(error)"
+        case .audioResamplingFailed(let error): "audio not resampled to the wall clock: \(error)"
         case .videoDecodingFellBack(let item, let reason, _): "video decoding fell back \(item): \(reason)"
         }
     }

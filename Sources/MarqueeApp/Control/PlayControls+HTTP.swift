@@ -90,6 +90,14 @@ extension PlayControls {
             fields["wallOffsetMaxMs"] = stats.wallOffsetMaxMs.map(JSONValue.number) ?? .null
             fields["wallCorrections"] = .integer(Int64(stats.wallCorrections))
         }
+        if let p50 = stats.audioWallOffsetP50Ms {
+            // ... and the sound: its offset, the drift it is resampled by, its moves after a stall.
+            fields["audioWallOffsetP50Ms"] = .number(p50)
+            fields["audioWallOffsetP99Ms"] = stats.audioWallOffsetP99Ms.map(JSONValue.number) ?? .null
+            fields["audioWallOffsetMaxMs"] = stats.audioWallOffsetMaxMs.map(JSONValue.number) ?? .null
+            fields["audioCorrectionPpm"] = stats.audioCorrectionPpm.map { .number(($0 * 10).rounded() / 10) } ?? .null
+            fields["audioWallMoves"] = .integer(Int64(stats.audioWallMoves))
+        }
         fields["uploads"] = .bool(state.withLock { $0.hasUploadFolder })
         fields["uptime"] = .number((Date().timeIntervalSince(startedAt) * 10).rounded() / 10)
         fields["errors"] = .array(state.withLock { $0.recentErrors })

@@ -206,6 +206,8 @@ public final class PlayControls: Sendable {
             }
         case .videoOutputFailed(let error):
             emit(ControlEvent(.error, fields: ["source": .string("display"), "message": .string("\(error)")]))
+        case .audioResamplingFailed(let error):
+            emit(ControlEvent(.error, fields: ["source": .string("audio"), "message": .string("\(error)")]))
         case .didPlayToEnd(let item):
             emit(ControlEvent(.seam, fields: ["source": .string(item.asset.source), "passes": .integer(Int64(player.stats.snapshot.endNotifications))]))
         case .sourceLost(let item, let reason, let retryIn):

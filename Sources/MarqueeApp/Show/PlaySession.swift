@@ -71,6 +71,8 @@ final class PlaySession: Sendable {
                         service?.setWaiting(.stream, nil)
                     case .videoOutputFailed(let error):
                         Diagnostics.error("\(error)")
+                    case .audioResamplingFailed(let error):
+                        Diagnostics.error("sync: sound not resampled to the wall clock: \(error)")
                     case .videoDecodingFellBack(let item, let reason, let atSetUp) where reportsSetUpFallbacks || !atSetUp:
                         Diagnostics.error("\(item.asset.source): \(reason)")
                     case .captionsUnavailable(let item, let error):

@@ -140,8 +140,8 @@ public struct Show: Sendable {
         let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16)
         let audio: (any AudioOutput)? = switch options.audioOut {
         case nil: nil
-        case .null, .nullXRGB, .kms: NullAudioOutput(format: format, clock: audioClock)  // only --video-out parses null:xrgb8888
-        case .file(let path): try WAVAudioOutput(path: path, format: format, clock: audioClock)
+        case .null, .nullXRGB, .kms: NullAudioOutput(format: format, clock: audioClock, driftPPM: options.audioDriftPPM)  // only --video-out parses null:xrgb8888
+        case .file(let path): try WAVAudioOutput(path: path, format: format, clock: audioClock, driftPPM: options.audioDriftPPM)
         // Never fails: a missing card is one error line and playback goes on without sound.
         case .alsa: ALSAAudioOutput(options.alsa, onEvent: Self.reportAudioEvent)
         }

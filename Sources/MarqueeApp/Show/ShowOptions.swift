@@ -23,6 +23,8 @@ public struct ShowOptions: Sendable {
     public var videoOut: ShowOutput = .null
     /// nil: no sound.
     public var audioOut: ShowOutput?
+    /// How fast the simulated sound card (null, wav) runs, parts per million.
+    public var audioDriftPPM = 0.0
     /// The ALSA device and buffer, for `audioOut` `.alsa`.
     public var alsa = ALSAAudioOutput.Configuration(device: "default")
     public var kms = KMSOptions()

@@ -30,6 +30,8 @@ struct PlayCommand: Subcommand {
         OptionSpec("--audio-out", "alsa[:DEVICE]|null|wav:PATH", default: "alsa where /dev/snd exists, else null", .audio,
                    "an ALSA PCM ([audio] device), a simulated device, or a WAV file"),
         OptionSpec("--no-audio", .audio, "play video only ([audio] enabled = false)"),
+        OptionSpec("--audio-drift", "PPM", default: "0", .audio,
+                   "null and wav only: the simulated sound card runs this many parts per million fast (-1000 to 1000)"),
         OptionSpec("--audio-buffer-ms", "MS", default: "100", .audio, "ALSA buffer, at least 5 ms"),
         OptionSpec("--audio-period-ms", "MS", default: "20", .audio, "ALSA period, at most half the buffer"),
         OptionSpec("--hwdec", "auto|vaapi|software", default: "auto; [decode] hwaccel", .decoding,
@@ -77,6 +79,11 @@ struct PlayCommand: Subcommand {
         let audio = try Self.output(audioFlag ?? defaultAudio, fileScheme: "wav", flag: "--audio-out")
         options.audioOut = noAudio ? nil : audio
         let alsaDevice: String? = if case .alsa(let name) = audio { name } else { nil }
+        if let drift = try parser.option("--audio-drift", as: Double.self) {
+            guard NullAudioOutput.driftRange.contains(drift) else { throw UsageError("--audio-drift must be parts per million from -1000 to 1000") }
+            guard alsaDevice == nil else { throw UsageError("--audio-drift applies to --audio-out null or wav only (a real card drifts by itself)") }
+            options.audioDriftPPM = drift
+        }
         options.alsa = settings.audio(try Self.alsaConfiguration(&parser, device: alsaDevice ?? "default"))
         options.rate = try parser.option("--rate", as: Double.self) ?? file.playback.rate
         guard PlaybackRate.isPlayable(options.rate) else { throw UsageError("--rate must be \(PlaybackRate.eitherWayDescription)") }

@@ -11,9 +11,9 @@ import FoundationEssentials
 /// is trimmed; a jump of a second or more re-anchors instead of being filled.
 final class AudioStage: EngineStage {
     let name = "audio"
-    private unowned let engine: Engine
+    unowned let engine: Engine
     let signal: WakeSignal
-    private let output: any AudioOutput
+    let output: any AudioOutput
     private var serial = -1
     private var paused = false
     private var lastSegment: Segment?
@@ -50,25 +50,33 @@ final class AudioStage: EngineStage {
     /// early enough that a wake-up a little late does not run it dry.
     static let feedMargin: Duration = .milliseconds(30)
     private var stretcher: TimeStretcher
-    /// A wall schedule is followed (as read with the rest of the state at each step).
-    private var followsWall = false
+    /// The wall schedule followed (as read with the rest of the state at each step).
+    var wallSchedule: WallSchedule?
+    /// Sound kept on the wall schedule: see AudioStage+WallClock.
+    var wallSound: WallSound
 
     init(engine: Engine, output: any AudioOutput) {
         self.engine = engine
         self.output = output
         signal = engine.signals.audio
         stretcher = TimeStretcher(format: output.format)
+        wallSound = WallSound(format: output.format)
     }
 
     func step(now: HostTime) -> StageWake {
         let (stopped, current, playing, rate, gain, wall) = engine.state.withLock {
-            ($0.stopped, $0.serial, $0.playing && !$0.buffering, abs($0.rate), $0.muted ? Float(0) : $0.volume, $0.wall != nil)
+            ($0.stopped, $0.serial, $0.playing && !$0.buffering, abs($0.rate), $0.muted ? Float(0) : $0.volume, $0.wall)
         }
         if stopped { return .stop }
-        followsWall = wall
+        let following = rate == 1 ? wall : nil
+        if following != wallSchedule {
+            wallSchedule = following
+            wallSound.restart()
+        }
         if current != serial {
             output.discard()
             stretcher.reset()
+            wallSound.newSound()
             serial = current
             ready = nil
             drainingUntil = nil
@@ -90,7 +98,18 @@ final class AudioStage: EngineStage {
             return .now
         }
         if let current = pause { return standStill(current, now: now, rate: rate) }
-        if let (audio, buffer) = ready {
+        if let (audio, taken) = ready {
+            var buffer = taken
+            if let schedule = wallSchedule {
+                switch placeOnWall(audio, buffer, schedule: schedule) {
+                case .write(let placed): buffer = placed
+                case .wait(let until): return .at(until)
+                case .drop:
+                    ready = nil
+                    return .now
+                }
+                ready = (audio, buffer)
+            }
             if let room = roomTime(for: buffer, now: now) { return .at(room) }
             ready = nil
             commit(audio, buffer: buffer, rate: rate)
@@ -139,8 +158,7 @@ final class AudioStage: EngineStage {
                 engine.crossSeam(from: previous, to: audio.segment)
             }
             lastSegment = audio.segment
-            var buffer = audio.buffer
-            if rate != 1 { buffer = stretcher.process(buffer, rate: rate) }
+            var buffer = shaped(audio.buffer, rate: rate)
             if gain != 1 { buffer = buffer.scaled(by: gain) }
             ready = (audio, buffer)
         }
@@ -178,8 +196,14 @@ final class AudioStage: EngineStage {
         writtenThrough = due + silence.duration.seconds
         lastSegment = segment
         engine.stats.update { $0.audioFramesPadded += frames }
-        return (TimelineAudio(buffer: silence, segment: segment, timeline: due, serial: serial),
-                rate != 1 ? stretcher.process(silence, rate: rate) : silence)
+        return (TimelineAudio(buffer: silence, segment: segment, timeline: due, serial: serial), shaped(silence, rate: rate))
+    }
+
+    /// Audio as written: stretched at a rate other than 1, resampled onto
+    /// the wall clock when it is followed, as it is otherwise.
+    private func shaped(_ buffer: AudioBuffer, rate: Double) -> AudioBuffer {
+        if rate != 1 { return stretcher.process(buffer, rate: rate) }
+        return wallSchedule != nil ? resampledOntoWall(buffer) : buffer
     }
 
     /// `audio` less what overlaps audio already written; nil when all of it
@@ -211,11 +235,13 @@ final class AudioStage: EngineStage {
         pause = (playedOut(less: Self.drainMargin), silence.timeline, silence.timeline + seconds, false)
     }
 
-    /// Writes what the stretcher still holds back (at a rate other than 1)
-    /// and starts it afresh: what follows is a new stretch of sound.
+    /// Writes what the stretcher (at a rate other than 1) or the wall's
+    /// resampler still holds back and starts them afresh: what follows is a
+    /// new stretch of sound.
     private func flushStretcher(rate: Double, gain: Float) {
         if rate != 1, let tail = stretcher.flush(rate: rate) { try? output.write(tail.scaled(by: gain)) }
         stretcher.reset()
+        if let tail = try? wallSound.resampler.flush() { try? output.write(tail.scaled(by: gain)) }
     }
 
     /// When the device will have played everything written, less `margin`
@@ -263,11 +289,14 @@ final class AudioStage: EngineStage {
             $0.audioFramesWritten += buffer.frameCount
             $0.underruns = underruns
         }
-        // Input consumed so far, in timeline seconds; the stretcher holds back a little.
-        let consumedEnd = audio.timeline + audio.buffer.duration.seconds - stretcher.latency(rate: rate)
+        // Input consumed so far, in timeline seconds; the stretcher and the resampler hold back a little.
+        let consumedEnd = audio.timeline + audio.buffer.duration.seconds - stretcher.latency(rate: rate) - wallSound.resampler.latency
         let (delay, at) = output.delay()
         // On a wall schedule the picture's clock is the wall's; sound follows it.
-        if !followsWall, engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial, fromDevice: true) {
+        if let schedule = wallSchedule {
+            let through = wallSound.written(audio) - wallSound.resampler.latency
+            followWall(schedule, heard: through - delay.secondsDouble / wallSound.controller.ratio, at: at, in: audio.segment)
+        } else if engine.clock.set(position: consumedEnd - delay.secondsDouble * rate, at: at, serial: audio.serial, fromDevice: true) {
             // The presenter may be waiting for the audio clock to start.
             engine.signals.presenter.raise()
         }

@@ -23,28 +23,14 @@ extension PresenterStage {
         case skip
     }
 
-    /// Wall seconds (since 1970) at host time `host`, from a fresh reading of both clocks.
-    func wallSeconds(at host: HostTime) -> Double {
-        let hostNow = engine.configuration.hostClock.now()
-        return engine.configuration.wallClock.now().secondsSinceEpoch + (host - hostNow).secondsDouble
-    }
-
-    /// When the wall schedule wants `frame` up, in wall seconds, and its
-    /// item's place in the playlist; nil for an item the schedule does not cover.
+    /// When the wall schedule wants `frame` up, and its item's place in the playlist.
     func wallDue(of frame: TimelineFrame, schedule: WallSchedule, near wall: Double) -> (due: Double, index: Int)? {
-        guard let index = engine.playlistIndex(of: frame.segment.item), index < schedule.durations.count else { return nil }
-        return (schedule.due(index: index, itemTime: Self.itemPosition(of: frame), near: wall), index)
-    }
-
-    /// Where in its item a frame is on the timeline: a still picture is
-    /// handed on in pieces that share its picture's time, each later.
-    static func itemPosition(of frame: TimelineFrame) -> Double {
-        frame.segment.itemStart.seconds + (frame.timeline - frame.segment.timelineStart)
+        engine.wallDue(of: frame.segment, at: frame.timeline, schedule: schedule, near: wall)
     }
 
     /// nil for an item the schedule does not cover (its own clock times it).
     func wallTiming(of frame: TimelineFrame, schedule: WallSchedule, now: HostTime) -> WallTiming? {
-        let wallNow = wallSeconds(at: now)
+        let wallNow = engine.wallSeconds(at: now)
         guard let due = wallDue(of: frame, schedule: schedule, near: wallNow)?.due else { return nil }
         engine.clock.set(position: frame.timeline + (wallNow - due), at: now, serial: frame.serial, fromDevice: false)
         let lead = due - wallNow
@@ -105,7 +91,7 @@ extension PresenterStage {
     /// for the next one's aim.
     func wallOffset(of frame: TimelineFrame, shownAt display: HostTime) -> (index: Int, offsetMs: Double)? {
         guard let schedule = wallSchedule else { return nil }
-        let wall = wallSeconds(at: display)
+        let wall = engine.wallSeconds(at: display)
         guard let (due, index) = wallDue(of: frame, schedule: schedule, near: wall) else { return nil }
         if let correction = wallCorrection, correction.serial == frame.serial, local.firstAfterStart {
             let took = (display - correction.asked).secondsDouble
