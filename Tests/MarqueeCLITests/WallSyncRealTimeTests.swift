@@ -118,4 +118,69 @@ import Testing
         }
         print("wall sync: \(compared) vblanks compared over \(Int(seconds)) s, \(apart.count) with frames more than one apart")
     }
+
+    /// The host's wall clock minus its monotonic clock, seconds: maps a
+    /// presentation log's display times (CLOCK_MONOTONIC) onto wall time.
+    static func wallMinusMonotonic() -> Double {
+        var wall = timespec(), monotonic = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return Double(wall.tv_sec - monotonic.tv_sec) + Double(wall.tv_nsec - monotonic.tv_nsec) / 1e9
+    }
+
+    /// A reload that changes the playlist and the epoch makes the schedule
+    /// again: from two seconds after it, every frame is where the new
+    /// schedule puts it at its display time (worked out here from the wall
+    /// clock, not from the player's own offsets), as before it every frame
+    /// was where the old one did.
+    @Test func aReloadMakesTheScheduleAgainFromTheNewPlaylistAndEpoch() throws {
+        let (folder, _) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = "\(folder)/marquee.toml"
+        let oldEpoch = Date().timeIntervalSince1970.rounded(.down) - 3_600, newEpoch = oldEpoch + 1.234
+        func write(playlist: String, epoch: Double) throws {
+            let text = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: epoch.rounded(.down)))
+            let fraction = String(format: "%.3f", epoch - epoch.rounded(.down)).dropFirst()  // ".234"
+            try "[playback]\nplaylist = \(playlist)\nloop = \"playlist\"\n\n[sync]\nmode = \"wallclock\"\nepoch = \"\(text.dropLast())\(fraction)Z\"\n"
+                .write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try write(playlist: "[\"clip.mp4\"]", epoch: oldEpoch)
+        let player = try BackgroundMarquee(["play", "--config", config, "--video-out", "null", "--audio-out", "null", "--control", "off",
+                                            "--presentation-log", "\(folder)/log.jsonl", "--stats", "\(folder)/stats.json"])
+        Thread.sleep(forTimeInterval: 5)
+        try write(playlist: "[\"clip.mp4\", { path = \"still.png\", duration = 2 }]", epoch: newEpoch)
+        let offset = Self.wallMinusMonotonic()
+        let reloaded = ProcessInfo.processInfo.systemUptime
+        player.send(SIGHUP)
+        Thread.sleep(forTimeInterval: 9)
+        let (status, _, stderr) = player.stop()
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr.contains("on the wall schedule now") && stderr.contains("a loop of 6.000 s"), "\(stderr)")
+
+        /// How far a frame is from where a loop of `starts` (ending at `length`) from `epoch` puts it, seconds;
+        /// nil where the loop is within a frame of an item's edge (either item may be up).
+        func miss(_ record: [String: Any], epoch: Double, starts: [Double], length: Double) -> Double? {
+            guard let index = record["playlistIndex"] as? Int, let pts = record["pts"] as? Double,
+                  let shown = record["displayTime"] as? Double else { return nil }
+            var into = (shown + offset - epoch).truncatingRemainder(dividingBy: length)
+            if into < 0 { into += length }
+            let ends = starts.dropFirst() + [length]
+            guard let due = starts.indices.last(where: { starts[$0] <= into }),
+                  zip(starts, ends).allSatisfy({ abs(into - $0) > 0.05 && abs(into - $1) > 0.05 }) else { return nil }
+            // A still's frame is its picture's time (0) for all of its seconds.
+            return index != due ? .infinity : (index == 1 ? 0 : abs(into - starts[due] - pts))
+        }
+        let records = try Self.records("\(folder)/log.jsonl")
+        let before = records.filter { ($0["displayTime"] as? Double ?? 0) < reloaded && ($0["displayTime"] as? Double ?? 0) > reloaded - 3 }
+        let after = records.filter { ($0["displayTime"] as? Double ?? 0) > reloaded + 2 }
+        let missesBefore = before.compactMap { miss($0, epoch: oldEpoch, starts: [0], length: 4) }
+        let missesAfter = after.compactMap { miss($0, epoch: newEpoch, starts: [0, 4], length: 6) }
+        #expect(missesBefore.count > 40 && missesAfter.count > 100, "\(missesBefore.count) frames before, \(missesAfter.count) after")
+        // Within a frame (40 ms) and a vblank of the schedule.
+        #expect((missesBefore.max() ?? .infinity) < 0.06, "before the reload: a frame \(missesBefore.max() ?? -1) s off the old schedule")
+        #expect((missesAfter.max() ?? .infinity) < 0.06, "after it: a frame \(missesAfter.max() ?? -1) s off the new schedule")
+        #expect(after.contains { $0["playlistIndex"] as? Int == 1 }, "the still of the new playlist never came")
+        print(String(format: "wall reload: %d frames before within %.1f ms of the old schedule, %d after within %.1f ms of the new one",
+                     missesBefore.count, (missesBefore.max() ?? -1) * 1000, missesAfter.count, (missesAfter.max() ?? -1) * 1000))
+    }
 }

@@ -31,15 +31,18 @@ extension PlayControls {
         var applied = fresh
         var reloadedPlaylist: [PlaylistResolver.Item]?
         let (shown, wasShown) = (fresh.showing(scheduled).playback, old.showing(scheduled).playback)
-        if !overrides.playlist, shown.playlist != wasShown.playlist || shown.shuffle != wasShown.shuffle {
+        let playlistChanged = !overrides.playlist && (shown.playlist != wasShown.playlist || shown.shuffle != wasShown.shuffle)
+        if playlistChanged, fresh.sync.mode == .wallclock {
+            // A wall schedule is the whole loop in order: the new list takes its place at once.
+            let items = PlaylistLoader(log: log).items(for: fresh.showing(scheduled), configPath: configPath)
+            followWallClock(fresh.sync, replacing: items.map(PlayerItem.init))
+            changed.append("playlist (\(items.count) items, on the wall schedule now)")
+            reloadedPlaylist = items
+        } else if playlistChanged {
             let items = replaceUpcoming(with: fresh.showing(scheduled))
             changed.append("playlist (\(items.count) items, from the next item)")
             reloadedPlaylist = items
-            if old.sync.mode == .wallclock {
-                // The schedule was made of the old items' lengths: the new list plays on the player's own clock.
-                player.followWallClock(nil)
-                changed.append("off the wall schedule until the next start")
-            }
+            if old.sync.mode == .wallclock { player.followWallClock(nil) }
         } else {
             applied.playback.playlist = old.playback.playlist
             applied.playback.shuffle = old.playback.shuffle
@@ -82,7 +85,10 @@ extension PlayControls {
             || fresh.audio.latencyMs != old.audio.latencyMs { later.append("[audio] output") }
         if fresh.controls.stdin != old.controls.stdin { later.append("[controls.stdin]") }
         if fresh.fleet != old.fleet { later.append("[fleet]") }
-        if fresh.sync != old.sync { later.append("[sync]") }
+        if fresh.sync != old.sync, !(playlistChanged && fresh.sync.mode == .wallclock) {
+            if fresh.sync.mode == .wallclock { followWallClock(fresh.sync, replacing: nil) } else { player.followWallClock(nil) }
+            changed.append(fresh.sync.mode == .wallclock ? "[sync] (the wall schedule made again)" : "[sync] (the player's own clock)")
+        }
         // A socket or server restarted from one of its own requests would cut the reply.
         if fresh.controls.socket != old.controls.socket { later.append("[controls.socket]") }
         if fresh.controls.http != old.controls.http { later.append("[controls.http]") }
@@ -125,6 +131,30 @@ extension PlayControls {
 
     /// The playlist `configuration` names, in place of what follows the
     /// current item (which plays out and then leaves).
+    /// Follows the wall schedule `sync` makes of `items` (nil: the playlist
+    /// as it is), made once their lengths are read; `items` replace the
+    /// queue at once, off the old schedule first so nothing jumps by it.
+    /// A schedule that cannot be made leaves the player on its own clock.
+    func followWallClock(_ sync: MarqueeConfiguration.Sync, replacing items: [PlayerItem]?) {
+        guard let epoch = sync.epochSeconds else { return }
+        let imageDuration = state.withLock { $0.applied.playback.imageDuration }
+        Task { [player, log] in
+            do {
+                let schedule = try await WallClockPlaylist.schedule(of: items ?? player.playlist.items, epoch: epoch, imageDuration: imageDuration)
+                if let items {
+                    player.followWallClock(nil)
+                    player.replaceQueue(with: items)
+                }
+                player.followWallClock(schedule)
+                log.info("[sync] on the wall schedule: \(schedule.durations.count) items, a loop of \(String(schedule.length, places: 3)) s")
+            } catch {
+                if let items { player.replaceQueue(with: items) }
+                player.followWallClock(nil)
+                log.error("[sync] \(error); playing on the player's own clock")
+            }
+        }
+    }
+
     func replaceUpcoming(with configuration: MarqueeConfiguration) -> [PlaylistResolver.Item] {
         let items = PlaylistLoader(log: log).items(for: configuration, configPath: configPath)
         state.withLock { $0.retiring = player.currentItem }
