@@ -6,13 +6,15 @@ users' reports; it runs only on a Raspberry Pi's omxplayer, so its row is
 quoted, not measured).
 
 Two `marquee play` (the release binary) with the same looping playlist (a
-4 s 25 fps clip whose every frame differs, and a 2 s still picture) and
-`[sync] mode = "wallclock"` with the same epoch, on null displays at 60 Hz,
-no sound; the second starts 7.3 s after the first. From their presentation
+4 s 25 fps clip whose every frame differs, with a tone, and a 2 s still
+picture) and `[sync] mode = "wallclock"` with the same epoch, on null
+displays at 60 Hz and simulated sound cards whose crystals run 200 ppm fast
+and 150 ppm slow (`--audio-drift`); the second starts 7.3 s after the first. From their presentation
 logs, at every vblank of a 60 Hz display from the second's first second on,
 the frames each shows: how many frames apart (0: the same; the still
 counts as the frames it covers), and each player's offset from the wall
-schedule (`--stats`). Nothing asserts; it prints a table and writes
+schedule (`--stats`), for the picture and for the sound (resampled onto
+the wall clock: its offset, the drift learnt, moves after the start). Nothing asserts; it prints a table and writes
 bench/out/wallsync.json.
 
     bash bench/run --wallsync [--seconds 600]
@@ -50,7 +52,9 @@ def main():
     work = tempfile.mkdtemp(prefix="bench-wallsync-")
     try:
         subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4",
-                        "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p", f"{work}/clip.mp4"], check=True)
+                        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-ac", "2",
+                        "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                        f"{work}/clip.mp4"], check=True)
         subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=0x3060c0:size=320x240", "-frames:v", "1",
                         f"{work}/still.png"], check=True)
         epoch = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -58,9 +62,9 @@ def main():
             f.write('[playback]\nplaylist = ["clip.mp4", { path = "still.png", duration = 2 }]\nloop = "playlist"\n\n'
                     f'[sync]\nmode = "wallclock"\nepoch = "{epoch}"\n')
         players = []
-        for name in ("first", "second"):
-            players.append(subprocess.Popen([args.marquee, "play", "--config", f"{work}/marquee.toml", "--video-out", "null", "--no-audio",
-                                             "--control", "off", "--presentation-log", f"{work}/{name}.jsonl",
+        for name, drift in (("first", 200), ("second", -150)):
+            players.append(subprocess.Popen([args.marquee, "play", "--config", f"{work}/marquee.toml", "--video-out", "null",
+                                             "--audio-out", "null", "--audio-drift", str(drift), "--control", "off", "--presentation-log", f"{work}/{name}.jsonl",
                                              "--stats", f"{work}/{name}-stats.json"], stdout=subprocess.DEVNULL))
             if name == "first":
                 time.sleep(7.3)
@@ -89,11 +93,16 @@ def main():
         for name, s in zip(("first", "second"), stats):
             print(f"marquee {name:8} offset from the wall schedule: p50 {s.get('wallOffsetP50Ms')} ms, "
                   f"p99 {s.get('wallOffsetP99Ms')} ms, max {s.get('wallOffsetMaxMs')} ms; jumps {s.get('wallCorrections')}")
+            print(f"{'':17}sound: p50 {s.get('audioWallOffsetP50Ms')} ms, p99 {s.get('audioWallOffsetP99Ms')} ms, "
+                  f"max {s.get('audioWallOffsetMaxMs', 0):.2f} ms; drift learnt {s.get('audioCorrectionPpm', 0):.1f} ppm; "
+                  f"moves {s.get('audioWallMoves')}; underruns {s.get('underruns')}")
         print("omxplayer-sync (published)   2-4 frames between leader and followers")
         os.makedirs("bench/out", exist_ok=True)
         with open("bench/out/wallsync.json", "w") as f:
             json.dump({"seconds": end - start, "vblanks": total, "framesApart": counts,
-                       "players": [{k: s.get(k) for k in ("wallOffsetP50Ms", "wallOffsetP99Ms", "wallOffsetMaxMs", "wallCorrections")}
+                       "players": [{k: s.get(k) for k in ("wallOffsetP50Ms", "wallOffsetP99Ms", "wallOffsetMaxMs", "wallCorrections",
+                                                          "audioWallOffsetP50Ms", "audioWallOffsetP99Ms", "audioWallOffsetMaxMs",
+                                                          "audioCorrectionPpm", "audioWallMoves", "underruns")}
                                    for s in stats]}, f, indent=2)
     finally:
         shutil.rmtree(work, ignore_errors=True)
