@@ -17,6 +17,9 @@ public struct PresentationRecord: Sendable, Codable {
     /// milliseconds (nil otherwise).
     public var playlistIndex: Int?
     public var wallOffsetMs: Double?
+    /// In wall-clock sync: when it became visible on the wall clock, seconds
+    /// since 1970, so the logs of screens with clocks kept together compare.
+    public var wallTime: Double?
 }
 
 /// A transition between loop passes or playlist items, as presented.

@@ -85,11 +85,11 @@ extension PresenterStage {
         }
     }
 
-    /// After a frame is up: its item's place in the playlist and how far
-    /// from the schedule it is, in milliseconds (nil outside wall-clock
-    /// sync); the first frame of a jump also says how long the jump took,
-    /// for the next one's aim.
-    func wallOffset(of frame: TimelineFrame, shownAt display: HostTime) -> (index: Int, offsetMs: Double)? {
+    /// After a frame is up: its item's place in the playlist, how far from
+    /// the schedule it is in milliseconds, and the wall time it went up at
+    /// (nil outside wall-clock sync); the first frame of a jump also says
+    /// how long the jump took, for the next one's aim.
+    func wallOffset(of frame: TimelineFrame, shownAt display: HostTime) -> (index: Int, offsetMs: Double, wallTime: Double)? {
         guard let schedule = wallSchedule else { return nil }
         let wall = engine.wallSeconds(at: display)
         guard let (due, index) = wallDue(of: frame, schedule: schedule, near: wall) else { return nil }
@@ -97,6 +97,6 @@ extension PresenterStage {
             let took = (display - correction.asked).secondsDouble
             wallCorrectionLead = min(max(took * 1.5, Self.shortestCorrectionLead), Self.longestCorrectionLead)
         }
-        return (index, (wall - due) * 1000)
+        return (index, (wall - due) * 1000, wall)
     }
 }

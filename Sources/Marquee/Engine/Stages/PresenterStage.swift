@@ -451,7 +451,8 @@ final class PresenterStage: EngineStage {
         engine.stats.recordPresented(PresentationRecord(
             item: engine.itemIndex(frame.segment.item), pass: frame.segment.pass, pts: frame.itemTime.seconds,
             displayTime: display.seconds, avOffsetMs: audioClock.map { ($0 - frame.timeline) * 1000 },
-            checksum: engine.stats.keepsLog ? frame.frame.checksum() : 0, playlistIndex: wall?.index, wallOffsetMs: wall?.offsetMs))
+            checksum: engine.stats.keepsLog ? frame.frame.checksum() : 0, playlistIndex: wall?.index, wallOffsetMs: wall?.offsetMs,
+            wallTime: wall?.wallTime))
         engine.presented(frame.segment, itemTime: frame.itemTime, timeline: frame.timeline, serial: frame.serial)
         let picture = PictureKey(frame.frame)
         if picture != lastPicture {
