@@ -45,6 +45,15 @@ public struct PlayerConfiguration: @unchecked Sendable {
     /// Holds one stage's thread inside a step once (see `StageStall`).
     @_spi(Testing) public var stageStall: StageStall?
 
+    /// The software decoder's threads: `videoThreads`, or for 0 one per core
+    /// in real time. libavcodec's own choice is one more than the cores: a
+    /// frame thread, and its picture, more than real time uses (1080p and
+    /// 4K H.264 and HEVC play without a drop on two threads on two cores,
+    /// 9-38 MB less at the peak: docs/benchmarks.md). Untimed, libavcodec's.
+    var decoderThreads: Int {
+        videoThreads != 0 || untimed ? videoThreads : ProcessInfo.processInfo.activeProcessorCount
+    }
+
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),
                 untimed: Bool = false, videoThreads: Int = 0, hardwareDecoding: HardwareDecoding = HardwareDecoding(),
                 keepsPresentationLog: Bool = false) {
@@ -235,7 +244,20 @@ final class Engine: @unchecked Sendable {
     private(set) var heartbeats: [StageHeartbeat] = []
     private var threads: [StageThread] = []
 
-    static let videoLimits = StageQueue<StageEntry<TimelineFrame>>.Limits(count: 6, bytes: 48 << 20, seconds: 0.5)
+    /// Untimed, the presenter's queue only keeps the decoder busy.
+    static let untimedVideoLimits = StageQueue<StageEntry<TimelineFrame>>.Limits(count: 6, bytes: 48 << 20, seconds: 0.5)
+    /// In real time it holds what real time needs, not a fixed count: frames
+    /// covering (at the speed they will be shown) the wait for the next vblank, the decoder's slowest frame (a
+    /// 1080p keyframe takes up to about 60 ms on two cores) and a late
+    /// wake-up. Each picture held is memory (12 MB at 4K), so at 25 or 30 fps
+    /// that is two frames besides the one the presenter has taken, where a
+    /// fixed six used to be; the count and bytes still bound a high frame rate.
+    static func videoLimits(refresh: Duration?) -> StageQueue<StageEntry<TimelineFrame>>.Limits {
+        let seconds = (refresh?.secondsDouble ?? 1.0 / 60) + slowestDecode + lateWakeUp
+        return .init(count: untimedVideoLimits.count, bytes: untimedVideoLimits.bytes, seconds: seconds)
+    }
+    static let slowestDecode = 0.06
+    static let lateWakeUp = 0.02
     static let audioLimits = StageQueue<StageEntry<TimelineAudio>>.Limits(count: .max, bytes: 4 << 20, seconds: 1.0)
 
     /// - Parameter threaded: false leaves the stages to be stepped by the
@@ -245,7 +267,9 @@ final class Engine: @unchecked Sendable {
         state = Mutex(State(queue: PlayQueue(items: items), waitsToMinimizeStalling: configuration.waitsToMinimizeStalling,
                             legibleCriteria: configuration.legibleCriteria))
         stats = PlaybackStats(keepsLog: configuration.keepsPresentationLog)
-        videoQueue = StageQueue(limits: Self.videoLimits, consumer: signals.presenter, producer: signals.source)
+        videoQueue = StageQueue(limits: configuration.untimed ? Self.untimedVideoLimits
+                                    : Self.videoLimits(refresh: configuration.videoOutput?.refreshInterval),
+                                consumer: signals.presenter, producer: signals.source)
         audioQueue = StageQueue(limits: Self.audioLimits, consumer: signals.audio, producer: signals.source)
         stages = [SourceStage(engine: self), PresenterStage(engine: self)]
         if let output = configuration.audioOutput { stages.append(AudioStage(engine: self, output: output)) }

@@ -43,6 +43,9 @@ final class SourceStage: EngineStage {
     /// Items that showed nothing on their latest passes; broken ones are skipped.
     private var emptyPasses = EmptyPassLedger()
     private var random = SystemRandomNumberGenerator()
+    /// The rate's size as of this step: the video queue's limit is real time,
+    /// so a frame counts its duration at the speed it will be shown.
+    private var speed = 1.0
 
     init(engine: Engine) {
         self.engine = engine
@@ -52,7 +55,7 @@ final class SourceStage: EngineStage {
     private enum Command {
         case stop
         case start(StartRequest)
-        case run(serial: Int)
+        case run(serial: Int, speed: Double)
     }
 
     func step(now: HostTime) -> StageWake {
@@ -62,7 +65,8 @@ final class SourceStage: EngineStage {
                 state.start = nil
                 return .start(start)
             }
-            return .run(serial: state.serial)
+            // Paused (rate 0) counts as 1: what is queued is for when it plays.
+            return .run(serial: state.serial, speed: state.rate == 0 ? 1 : abs(state.rate))
         }
         switch command {
         case .stop:
@@ -72,7 +76,8 @@ final class SourceStage: EngineStage {
             outage = nil
             start(request, now: now)
             return .now
-        case .run(let current):
+        case .run(let current, let speed):
+            self.speed = speed
             guard current == serial else {
                 clearPending()
                 return .signal
@@ -312,7 +317,7 @@ final class SourceStage: EngineStage {
         var opening = true
         let configuration = engine.configuration
         let source = try ItemSource(item: item, audioFormat: configuration.audioOutput?.format,
-                                    videoThreads: configuration.videoThreads, hardware: configuration.hardwareDecoding,
+                                    videoThreads: configuration.decoderThreads, hardware: configuration.hardwareDecoding,
                                     deinterlacing: configuration.deinterlacing, network: configuration.network,
                                     imageDuration: configuration.imageDuration, screenSize: configuration.videoOutput?.screenSize,
                                     readAhead: (item.forwardBufferDuration(automatic: configuration.network.forwardBuffer), signal),
@@ -455,7 +460,7 @@ final class SourceStage: EngineStage {
     private func enqueue(_ output: Pending) -> Bool {
         switch output {
         case .decoded(.video(let frame)):
-            return engine.videoQueue.push(.media(frame), bytes: frame.frame.byteCount, seconds: frame.duration)
+            return engine.videoQueue.push(.media(frame), bytes: frame.frame.byteCount, seconds: frame.duration / speed)
         case .decoded(.audio(let audio)):
             guard engine.configuration.audioOutput != nil else { return true }
             // Audio may run past its bound while the presenter has no frame at
