@@ -1,23 +1,13 @@
-import Foundation
 import MarqueeCore
+import MarqueeTestSupport
 import Testing
 
 @Suite struct TimeStretcherTests {
     static let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .float32)
 
-    /// `seconds` of a 440 Hz tone in 1024-frame buffers.
+    /// `seconds` of a 440 Hz tone at half scale, in 1024-frame buffers.
     static func tone(seconds: Double) -> [AudioBuffer] {
-        let frames = Int(seconds * 48000)
-        return stride(from: 0, to: frames, by: 1024).map { start in
-            let count = min(1024, frames - start)
-            var samples: [Float] = []
-            for offset in 0..<count {
-                let phase: Double = 2 * Double.pi * 440 * Double(start + offset) / 48000
-                let value = Float(0.5 * sin(phase))
-                samples += [value, value]
-            }
-            return AudioBuffer(pts: MediaTime(value: Int64(start), timescale: 48000), format: format, floatSamples: samples)
-        }
+        ToneBuffers.tone(frequency: 440, seconds: seconds, format: format)
     }
 
     @Test(arguments: [0.5, 0.75, 1.5, 2.0])

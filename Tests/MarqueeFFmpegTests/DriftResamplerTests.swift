@@ -1,6 +1,6 @@
-import Foundation
 import MarqueeCore
 import MarqueeFFmpeg
+import MarqueeTestSupport
 import Testing
 
 /// libswresample's compensation as `DriftResampler` drives it: the length
@@ -9,18 +9,9 @@ import Testing
 @Suite struct DriftResamplerTests {
     static let format = AudioFormat(sampleRate: 48000, channels: 2, sampleFormat: .s16)
 
-    /// `seconds` of a 1 kHz tone at half scale, in 1024-frame buffers.
+    /// `seconds` of a 1000 Hz tone at half scale, in 1024-frame buffers.
     static func tone(seconds: Double) -> [AudioBuffer] {
-        let frames = Int(seconds * 48000)
-        return stride(from: 0, to: frames, by: 1024).map { start in
-            let count = min(1024, frames - start)
-            var samples: [Float] = []
-            for offset in 0..<count {
-                let value = Float(0.5 * sin(2 * Double.pi * 1000 * Double(start + offset) / 48000))
-                samples += [value, value]
-            }
-            return AudioBuffer(pts: MediaTime(value: Int64(start), timescale: 48000), format: format, floatSamples: samples)
-        }
+        ToneBuffers.tone(frequency: 1000, seconds: seconds, format: format)
     }
 
     /// Left-channel samples of `buffers`, as floats.
