@@ -129,8 +129,6 @@ extension PlayControls {
         return .success(summary)
     }
 
-    /// The playlist `configuration` names, in place of what follows the
-    /// current item (which plays out and then leaves).
     /// Follows the wall schedule `sync` makes of `items` (nil: the playlist
     /// as it is), made once their lengths are read; `items` replace the
     /// queue at once, off the old schedule first so nothing jumps by it.
@@ -155,6 +153,8 @@ extension PlayControls {
         }
     }
 
+    /// The playlist `configuration` names, in place of what follows the
+    /// current item (which plays out and then leaves).
     func replaceUpcoming(with configuration: MarqueeConfiguration) -> [PlaylistResolver.Item] {
         let items = PlaylistLoader(log: log).items(for: configuration, configPath: configPath)
         state.withLock { $0.retiring = player.currentItem }
