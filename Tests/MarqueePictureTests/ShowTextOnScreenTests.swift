@@ -7,7 +7,7 @@ import Testing
 /// Issue 39: `show-text` on a show without a display owner (the single
 /// full-screen output): the presenter draws the text into the picture, here
 /// composed into a `MemoryDisplay`; a paused picture is drawn again with it,
-/// and again without it once its seconds are up.
+/// and again without it once the seconds of the text that replaced it are up.
 @Suite(.serialized) struct ShowTextOnScreenTests {
     @Test func aPausedPictureShowsTheTextThenLosesIt() async throws {
         let display = MemoryDisplay(width: 640, height: 360, clock: MonotonicClock())
@@ -27,14 +27,17 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             before = greyness(display.screen())
         }
-        player.showText("Doors open at 9", seconds: 4)
-        // Polled: on a loaded machine (CI's whole suite at once) the first text
-        // waits seconds for fontconfig and libass to start.
+        // Shown for longer than any poll can lag: the whole parallel suite
+        // starves the test's task of its thread for seconds at a time, and a
+        // 4 s text could come and go between two looks (CI saw a test take 240 s).
+        player.showText("Doors open at 9", seconds: 600)
         var shown = 1.0
         for _ in 0..<400 where shown >= 0.8 {
             try await Task.sleep(for: .milliseconds(50))
             shown = greyness(display.screen())
         }
+        // Replaced by one whose second runs out: the picture is drawn again without it.
+        player.showText("Doors open at 9", seconds: 1)
         var after = shown
         for _ in 0..<150 where after <= 0.99 {
             try await Task.sleep(for: .milliseconds(100))
