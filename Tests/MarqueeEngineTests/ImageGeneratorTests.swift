@@ -184,8 +184,10 @@ import Testing
         generator.requestedTimeToleranceAfter = .zero
         let request = generator
         let task = Task { try await request.image(at: MediaTime(seconds: 9.9, preferredTimescale: 1000)) }
-        try await Task.sleep(for: .milliseconds(150))
-        task.cancel()
+        // Cancelled from a queue of its own, not after a sleep on the test's:
+        // the whole parallel suite can hold the test's thread for seconds,
+        // long enough for the decode to finish first (one run of it here waited 115 s).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.15) { task.cancel() }
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 }
