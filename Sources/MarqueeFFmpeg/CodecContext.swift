@@ -10,13 +10,13 @@ final class CodecContext {
     private let frame: UnsafeMutablePointer<AVFrame>
 
     /// - Parameters:
-    ///   - threads: decoder threads; 0 lets libavcodec pick one per core.
+    ///   - threads: decoder threads, and whether they decode frames of their own.
     ///   - hardware: a VA-API device to decode on; frames then come out as
     ///     VA surfaces (AV_PIX_FMT_VAAPI), unless libavcodec's hwaccel set-up
     ///     fails, in which case they come out in software.
     ///   - lowres: decode at 1/2^lowres of the size, where the decoder can
     ///     (JPEG); clamped to what it can.
-    init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: Int,
+    init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: DecoderThreads,
          hardware: HardwareDeviceContext? = nil, lowres: Int = 0) throws(FFmpegError) {
         self.source = source
         timeBase = stream.pointee.time_base
@@ -37,9 +37,8 @@ final class CodecContext {
         do throws(FFmpegError) {
             try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context", source: source)
             context.pointee.pkt_timebase = stream.pointee.time_base
-            context.pointee.thread_count = Int32(threads)
-            // Frame threads for throughput, slice threads where the codec only has those.
-            context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            context.pointee.thread_count = Int32(threads.count)
+            context.pointee.thread_type = threads.threadType
             context.pointee.lowres = Int32(min(max(lowres, 0), Int(codec.pointee.max_lowres)))
             if let hardware { try Self.useHardware(hardware, in: context, source: source) }
             try check(avcodec_open2(context, codec, nil), "avcodec_open2", source: source)

@@ -13,13 +13,24 @@ import MarqueeCore
 /// Every frame decoded goes through the item's `PictureFilter` before it is
 /// handed on.
 ///
+/// A software decoder started on slice threads alone can be given frame
+/// threads (`useFrameThreads`) when it does not keep up: from the next
+/// keyframe, with nothing lost. The decoder in use is drained into that
+/// packet's output and a new one, with frame threads, starts at the
+/// keyframe. (After an open-GOP keyframe, an HEVC CRA, the few pictures
+/// shown before it but decoded after it need the old decoder's references:
+/// the new one leaves them out, once.)
+///
 /// Not thread-safe: the source thread owns it.
 public final class FallbackVideoDecoder {
     public private(set) var current: any VideoDecoding
     /// Why hardware decoding could not be set up when the item opened (nil
     /// when it was, or software was asked for).
     public let setupFailure: HardwareDecodingError?
-    private let openSoftware: () throws(FFmpegError) -> VideoDecoder
+    private let openSoftware: (DecoderThreads) throws(FFmpegError) -> VideoDecoder
+    public private(set) var threads: DecoderThreads
+    /// Frame threads were asked for: the next keyframe brings them in.
+    private var framesAtNextKeyframe = false
     private let filter: PictureFilter
     private var consecutiveFailures = 0
     /// Decode errors in a row after which a hardware decoder is given up.
@@ -36,17 +47,18 @@ public final class FallbackVideoDecoder {
     /// pictures deinterlaced as `deinterlacing` says. A reduced-resolution
     /// decode (`lowres` above 0) is software's alone.
     /// - Throws: `FFmpegError` only when software decoding cannot be set up either.
-    public init(demuxer: Demuxer, stream: Int, threads: Int, hardware: HardwareDecoding,
+    public init(demuxer: Demuxer, stream: Int, threads: DecoderThreads, hardware: HardwareDecoding,
                 deinterlacing: Deinterlacing = Deinterlacing(), lowres: Int = 0) throws(FFmpegError) {
-        openSoftware = { () throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads, lowres: lowres) }
+        self.threads = threads
+        openSoftware = { (threads) throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads, lowres: lowres) }
         filter = PictureFilter(deinterlacing: deinterlacing, timeBase: demuxer.stream(stream).pointee.time_base, source: demuxer.source)
         guard hardware.mode != .software, lowres == 0 else {
-            current = try openSoftware()
+            current = try openSoftware(threads)
             setupFailure = nil
             return
         }
         if let failAfter = hardware.failAfterFrames {
-            current = FaultInjectingVideoDecoder(wrapping: try openSoftware(), failAfter: failAfter)
+            current = FaultInjectingVideoDecoder(wrapping: try openSoftware(threads), failAfter: failAfter)
             setupFailure = nil
             return
         }
@@ -54,7 +66,7 @@ public final class FallbackVideoDecoder {
             current = try VAAPIVideoDecoder(demuxer: demuxer, stream: stream, device: try RenderNode.resolve(hardware.device))
             setupFailure = nil
         } catch {
-            current = try openSoftware()
+            current = try openSoftware(threads)
             setupFailure = error
         }
     }
@@ -63,9 +75,10 @@ public final class FallbackVideoDecoder {
     /// the stream) and returns the pictures to show, filtered.
     /// - Throws: `FFmpegError` from the software decoder, or from libavfilter.
     public func decode(_ packet: Packet?) throws(FFmpegError) -> Outcome {
-        let frames: [VideoFrame]
+        var frames: [VideoFrame]
         do throws(FFmpegError) {
-            frames = try current.decode(packet)
+            frames = try takeFrameThreads(at: packet)
+            frames += try current.decode(packet)
             consecutiveFailures = 0
         } catch {
             guard current.kind != .software else { throw error }
@@ -95,8 +108,25 @@ public final class FallbackVideoDecoder {
         filter.reset()
     }
 
+    /// Frame threads from the next keyframe on (a software decoder on slice
+    /// threads alone; otherwise nothing changes).
+    public func useFrameThreads() {
+        framesAtNextKeyframe = !threads.frames
+    }
+
+    /// At the keyframe after `useFrameThreads`: the frames the decoder in
+    /// use still holds, and a decoder with frame threads in its place.
+    private func takeFrameThreads(at packet: Packet?) throws(FFmpegError) -> [VideoFrame] {
+        guard framesAtNextKeyframe, packet?.isKeyframe == true, current.kind == .software else { return [] }
+        framesAtNextKeyframe = false
+        let held = try current.decode(nil)
+        threads = threads.withFrames
+        current = try openSoftware(threads)
+        return held
+    }
+
     private func switchToSoftware() throws(FFmpegError) {
-        current = try openSoftware()
+        current = try openSoftware(threads)
         consecutiveFailures = 0
         filter.reset()
     }

@@ -27,7 +27,7 @@ final class AVFrameStorage: FrameStorage, @unchecked Sendable {
     }
 }
 
-/// Decodes one video stream in software with libavcodec's frame and slice threads.
+/// Decodes one video stream in software with libavcodec's threads.
 /// Not thread-safe: the video decode thread owns it.
 public final class VideoDecoder: VideoDecoding {
     private let codec: CodecContext
@@ -36,9 +36,9 @@ public final class VideoDecoder: VideoDecoding {
     public private(set) var decodedFrames = 0
 
     /// - Parameters:
-    ///   - threads: decoder threads; 0 picks one per core.
+    ///   - threads: decoder threads (a count alone: frame and slice threads; 0 lets libavcodec pick).
     ///   - lowres: decode at 1/2^lowres of the size where the codec can (JPEG).
-    public init(demuxer: Demuxer, stream: Int, threads: Int = 0, lowres: Int = 0) throws(FFmpegError) {
+    public init(demuxer: Demuxer, stream: Int, threads: DecoderThreads = 0, lowres: Int = 0) throws(FFmpegError) {
         codec = try CodecContext(stream: demuxer.stream(stream), source: demuxer.source, threads: threads, lowres: lowres)
         picture = StreamPicture(demuxer.stream(stream))
     }

@@ -16,7 +16,7 @@ public struct PlayerConfiguration: @unchecked Sendable {
     /// Untimed: every frame is presented, none dropped, as fast as the
     /// machine goes; each output advances its own clock by what it consumes.
     public var untimed: Bool
-    /// Video decoder threads; 0 picks one per core.
+    /// Video decoder threads; 0: one per core, as `decoderThreads` says.
     public var videoThreads: Int
     /// VA-API or software; hardware that cannot decode falls back to software.
     public var hardwareDecoding: HardwareDecoding
@@ -45,13 +45,14 @@ public struct PlayerConfiguration: @unchecked Sendable {
     /// Holds one stage's thread inside a step once (see `StageStall`).
     @_spi(Testing) public var stageStall: StageStall?
 
-    /// The software decoder's threads: `videoThreads`, or for 0 one per core
-    /// in real time. libavcodec's own choice is one more than the cores: a
-    /// frame thread, and its picture, more than real time uses (1080p and
-    /// 4K H.264 and HEVC play without a drop on two threads on two cores,
-    /// 9-38 MB less at the peak: docs/benchmarks.md). Untimed, libavcodec's.
-    var decoderThreads: Int {
-        videoThreads != 0 || untimed ? videoThreads : ProcessInfo.processInfo.activeProcessorCount
+    /// The software decoder's threads: `videoThreads` (frame and slice
+    /// threads), libavcodec's choice untimed, and for 0 in real time one per
+    /// core on the slices of one frame: frame threads hold a picture each
+    /// (12 MB at 4K) and one core keeps up with most streams. The source
+    /// adds frame threads when they do not (`DecodePace`).
+    var decoderThreads: DecoderThreads {
+        if videoThreads != 0 || untimed { return DecoderThreads(count: videoThreads) }
+        return DecoderThreads(count: ProcessInfo.processInfo.activeProcessorCount, frames: false)
     }
 
     public init(videoOutput: (any VideoOutput)?, audioOutput: (any AudioOutput)?, hostClock: any HostClock = MonotonicClock(),

@@ -75,11 +75,20 @@ final class ItemSource {
     /// Packets of the current pass the decoders rejected.
     private(set) var passDecodeErrors = 0
 
+    /// The video decoder's threads, as now.
+    var videoThreads: DecoderThreads? { video?.decoder.threads }
+
+    /// Frame threads for a software video decoder on slice threads alone,
+    /// from the next keyframe (`FallbackVideoDecoder.useFrameThreads`).
+    func useFrameThreads() {
+        video?.decoder.useFrameThreads()
+    }
+
     /// - Parameters:
     ///   - screenSize: a still picture larger than this is decoded smaller where its codec can.
     ///   - readAhead: for a network item, how many seconds to read
     ///     ahead of the decoders, and the signal raised when packets come.
-    init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: Int, hardware: HardwareDecoding,
+    init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: DecoderThreads, hardware: HardwareDecoding,
          deinterlacing: Deinterlacing, network: NetworkOptions, imageDuration: Double, screenSize: PixelSize?,
          readAhead: (seconds: Double, consumer: WakeSignal)?,
          onSoftwareFallback: @escaping (String) -> Void) throws {

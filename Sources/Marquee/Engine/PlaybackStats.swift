@@ -89,6 +89,9 @@ public final class PlaybackStats: Sendable {
         public var decoder: String?
         /// What decodes it now: "vaapi", "software" (or "test-fault").
         public var hwdec: String?
+        /// Times the software decoder, on slice threads alone, fell behind
+        /// and was given frame threads (`DecodePace`).
+        public var decoderFrameThreadsAdded = 0
         /// Items (or passes) whose video went from hardware to software.
         public var hwdecFallbacks = 0
         /// Hardware frames copied to CPU memory because the output could not

@@ -46,10 +46,17 @@ final class SourceStage: EngineStage {
     /// The rate's size as of this step: the video queue's limit is real time,
     /// so a frame counts its duration at the speed it will be shown.
     private var speed = 1.0
+    /// How the source keeps up while the decoder has slice threads alone.
+    private var pace = DecodePace()
+    /// The decoder fell behind on slices alone: every item opened from then
+    /// on, in this play, gets frame threads too.
+    private var threads: DecoderThreads
+
 
     init(engine: Engine) {
         self.engine = engine
         signal = engine.signals.source
+        threads = engine.configuration.decoderThreads
     }
 
     private enum Command {
@@ -86,8 +93,25 @@ final class SourceStage: EngineStage {
         guard flushPending() else { return .signal }
         if let outage { return retry(outage, now: now) }
         guard let reading = source else { return .signal }
-        let waiting = read(reading, now: now)
+        let waiting = threads.frames ? read(reading, now: now) : timedRead(reading, now: now)
         return flushPending() && !waiting ? .now : .signal
+    }
+
+    /// `read`, its work judged against the frames it made (`DecodePace`):
+    /// behind, the decoder gets frame threads from the next keyframe on.
+    private func timedRead(_ reading: ItemSource, now: HostTime) -> Bool {
+        let clock = engine.configuration.hostClock
+        let started = clock.now(), before = pending.count
+        let waiting = read(reading, now: now)
+        let made = pending[before...].compactMap { entry -> Double? in
+            if case .decoded(.video(let frame)) = entry { frame.duration / speed } else { nil }
+        }
+        if pace.add(work: (clock.now() - started).secondsDouble, frames: made.count, shownFor: made.reduce(0, +)) {
+            threads = threads.withFrames
+            reading.useFrameThreads()
+            engine.stats.update { $0.decoderFrameThreadsAdded += 1 }
+        }
+        return waiting
     }
 
     private func start(_ request: StartRequest, now: HostTime) {
@@ -317,7 +341,7 @@ final class SourceStage: EngineStage {
         var opening = true
         let configuration = engine.configuration
         let source = try ItemSource(item: item, audioFormat: configuration.audioOutput?.format,
-                                    videoThreads: configuration.decoderThreads, hardware: configuration.hardwareDecoding,
+                                    videoThreads: threads, hardware: configuration.hardwareDecoding,
                                     deinterlacing: configuration.deinterlacing, network: configuration.network,
                                     imageDuration: configuration.imageDuration, screenSize: configuration.videoOutput?.screenSize,
                                     readAhead: (item.forwardBufferDuration(automatic: configuration.network.forwardBuffer), signal),
