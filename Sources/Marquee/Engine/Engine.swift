@@ -250,12 +250,13 @@ final class Engine: @unchecked Sendable {
     /// In real time it holds what real time needs, not a fixed count: frames
     /// covering (at the speed they will be shown) the wait for the next vblank, the decoder's slowest frame (a
     /// 1080p keyframe takes up to about 60 ms on two cores) and a late
-    /// wake-up. Each picture held is memory (12 MB at 4K), so at 25 or 30 fps
-    /// that is two frames besides the one the presenter has taken, where a
-    /// fixed six used to be; the count and bytes still bound a high frame rate.
+    /// wake-up, the presenter's next frame, waiting for its vblank, counted
+    /// in (`countsTaken`). Each picture held is memory (12 MB at 4K), so at
+    /// 25 or 30 fps that is two frames ahead of the one on screen, where six
+    /// and the presenter's used to be; the count and bytes still bound a high frame rate.
     static func videoLimits(refresh: Duration?) -> StageQueue<StageEntry<TimelineFrame>>.Limits {
         let seconds = (refresh?.secondsDouble ?? 1.0 / 60) + slowestDecode + lateWakeUp
-        return .init(count: untimedVideoLimits.count, bytes: untimedVideoLimits.bytes, seconds: seconds)
+        return .init(count: untimedVideoLimits.count, bytes: untimedVideoLimits.bytes, seconds: seconds, countsTaken: true)
     }
     static let slowestDecode = 0.06
     static let lateWakeUp = 0.02

@@ -74,6 +74,16 @@ final class ItemSource {
     private var passPacketsTaken = 0
     /// Packets of the current pass the decoders rejected.
     private(set) var passDecodeErrors = 0
+    /// Video packets read while the video queue had no room, in order, not
+    /// yet decoded: the sound stored beside them is read on (`step`).
+    private var heldVideo: [Packet] = []
+    private var heldVideoBytes = 0
+    /// The demuxer reached the pass's end with video packets still held.
+    private var readToEnd = false
+    /// What may be held before reading stops too: far more than any file's
+    /// interleave puts between a picture and its sound (the audio queue's
+    /// second bounds the reading first).
+    static let heldVideoLimit = (packets: 256, bytes: 16 << 20)
 
     /// The video decoder's threads, as now.
     var videoThreads: DecoderThreads? { video?.decoder.threads }
@@ -149,6 +159,7 @@ final class ItemSource {
 
     /// Runs a seek on the demuxer, with the read-ahead (if any) parked and emptied.
     private func seeking(_ body: (Demuxer) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        dropHeldVideo()
         if let readAhead { try readAhead.reposition(body) } else { try body(demuxer) }
     }
 
@@ -175,6 +186,7 @@ final class ItemSource {
                reversed: Bool = false, skipFrames: Int = 0) throws -> Segment {
         let wasRead = !segments.isEmpty
         segments.removeAll()
+        dropHeldVideo()
         stillShown = 0
         fades = nil
         (videoSegment, audioSegment) = (0, 0)
@@ -304,11 +316,34 @@ final class ItemSource {
         case endOfPass
         /// A network item's next packet has not come yet.
         case waiting
+        /// Nothing to do until the video queue has room: no sound to read
+        /// for, or as much video held as may be.
+        case videoFull
     }
 
     /// Reads and decodes one packet (for a still picture, shows its frame).
-    func step(serial: Int, emit: (Output) -> Void) throws -> Step {
+    /// - Parameter videoRoom: whether the video queue takes a frame now.
+    ///   Without room a picture is not made (it would wait in the source's
+    ///   hands, a picture more than real time needs): video packets are held
+    ///   as they were read, and the sound stored beside them read on, so a
+    ///   short video queue never starves the sound device.
+    func step(serial: Int, videoRoom: Bool = true, emit: (Output) -> Void) throws -> Step {
         if let reverse { return try stepBackwards(reverse, serial: serial, emit: emit) }
+        if videoRoom, !heldVideo.isEmpty {
+            let packet = heldVideo.removeFirst()
+            heldVideoBytes -= packet.size
+            try decode(packet, serial: serial, emit: emit)
+            return .decoded
+        }
+        if !videoRoom, still != nil || audio == nil || readToEnd
+            || heldVideo.count >= Self.heldVideoLimit.packets || heldVideoBytes >= Self.heldVideoLimit.bytes {
+            return .videoFull
+        }
+        if readToEnd {
+            readToEnd = false
+            extendToDeclaredDuration()
+            return .endOfPass
+        }
         if let still, let stillDuration {
             if stillShown == 0 { stillPieces = fades?.stillPieces(duration: stillDuration) ?? [(0, stillDuration)] }
             guard stillShown < stillPieces.count else {
@@ -329,6 +364,10 @@ final class ItemSource {
         case .waiting: return .waiting
         case .failed(let error): throw error
         case .end:
+            guard heldVideo.isEmpty else {
+                readToEnd = true
+                return .decoded
+            }
             extendToDeclaredDuration()
             return .endOfPass
         }
@@ -342,8 +381,19 @@ final class ItemSource {
             passEnd = end
             publishLoadedRange()
         }
+        if let video, packet.streamIndex == video.stream, !videoRoom || !heldVideo.isEmpty {
+            heldVideo.append(packet)
+            heldVideoBytes += packet.size
+            return .decoded
+        }
         try decode(packet, serial: serial, emit: emit)
         return .decoded
+    }
+
+    private func dropHeldVideo() {
+        heldVideo.removeAll()
+        heldVideoBytes = 0
+        readToEnd = false
     }
 
     /// Plans the fades of the pass just started (`transition` permitting):
@@ -396,6 +446,12 @@ final class ItemSource {
     /// Returns false when video switched to software instead: the input was
     /// rewound and must be read again to its end.
     func drain(serial: Int, emit: (Output) -> Void) throws -> Bool {
+        // A source lost mid-pass may still hold video read before it went.
+        while !heldVideo.isEmpty {
+            let packet = heldVideo.removeFirst()
+            guard try decode(packet, serial: serial, emit: emit) else { return false }
+        }
+        heldVideoBytes = 0
         guard try decode(nil, serial: serial, emit: emit) else { return false }
         showLastSkipped(serial: serial, emit: emit)
         return true

@@ -14,6 +14,10 @@ final class StageQueue<Element>: @unchecked Sendable {
         var count: Int
         var bytes: Int
         var seconds: Double
+        /// The element popped last counts against the bytes and seconds
+        /// until the consumer's next pop: the consumer holds it until then
+        /// (the presenter's next frame, waiting for its vblank).
+        var countsTaken = false
     }
 
     private struct Slot {
@@ -29,6 +33,8 @@ final class StageQueue<Element>: @unchecked Sendable {
     private var head = 0
     private var bytes = 0
     private var seconds = 0.0
+    /// The cost of the element the consumer holds (`Limits.countsTaken`).
+    private var taken: (bytes: Int, seconds: Double) = (0, 0)
     /// A push was refused since the last pop: the producer waits for room.
     private var producerWaiting = false
     /// A pop found nothing since the last push: the consumer waits for an entry.
@@ -48,9 +54,7 @@ final class StageQueue<Element>: @unchecked Sendable {
     /// starves and only this producer can feed it). Returns false when refused.
     func push(_ element: Element, bytes cost: Int, seconds duration: Double, overflow: Bool = false) -> Bool {
         lock.lock()
-        let held = slots.count - head
-        let fits = held == 0 || overflow
-            || (held < limits.count && bytes + cost <= limits.bytes && seconds + duration <= limits.seconds)
+        let fits = overflow || takes(bytes: cost, seconds: duration)
         var wake = false
         if fits {
             slots.append(Slot(element: element, bytes: cost, seconds: duration))
@@ -66,10 +70,30 @@ final class StageQueue<Element>: @unchecked Sendable {
         return fits
     }
 
+    /// Whether a push of this size would be taken now; when not, the
+    /// producer is woken by the next pop as after a refused push. A producer
+    /// asks before making an element that would otherwise wait in its hands.
+    func hasRoom(bytes cost: Int, seconds duration: Double) -> Bool {
+        lock.lock()
+        let fits = takes(bytes: cost, seconds: duration)
+        if !fits { producerWaiting = true }
+        lock.unlock()
+        return fits
+    }
+
+    /// Within every limit, or the queue is empty. Called with `lock` held.
+    private func takes(bytes cost: Int, seconds duration: Double) -> Bool {
+        let held = slots.count - head
+        return held == 0 || (held < limits.count && bytes + cost <= limits.bytes && seconds + duration <= limits.seconds)
+    }
+
     /// Removes the oldest element, if any. Emptying the queue also wakes the
     /// producer: a consumer about to starve may let it overflow another queue.
     func pop() -> Element? {
         lock.lock()
+        bytes -= taken.bytes
+        seconds -= taken.seconds
+        taken = (0, 0)
         guard head < slots.count else {
             consumerWaiting = true
             lock.unlock()
@@ -78,8 +102,12 @@ final class StageQueue<Element>: @unchecked Sendable {
         let slot = slots[head]
         slots[head].element = nil
         head += 1
-        bytes -= slot.bytes
-        seconds -= slot.seconds
+        if limits.countsTaken {
+            taken = (slot.bytes, slot.seconds)
+        } else {
+            bytes -= slot.bytes
+            seconds -= slot.seconds
+        }
         if head > 64, head * 2 > slots.count {
             slots.removeFirst(head)
             head = 0
@@ -97,6 +125,8 @@ final class StageQueue<Element>: @unchecked Sendable {
         let kept = slots[head...].filter { $0.element.map { !predicate($0) } ?? false }
         slots = Array(kept)
         head = 0
+        // What the consumer holds is stale too.
+        taken = (0, 0)
         bytes = kept.reduce(0) { $0 + $1.bytes }
         seconds = kept.reduce(0) { $0 + $1.seconds }
         let wake = producerWaiting

@@ -5,6 +5,8 @@ import MarqueeFFmpeg
 /// and feeds the queues, looking ahead across loop passes and playlist
 /// items. What it decoded but could not queue yet waits in `pending`; the
 /// stage then waits for its signal, which a pop from a full queue raises.
+/// A picture is not decoded while the video queue has no room: its packets
+/// wait compressed in the `ItemSource` and the sound beside them is read on.
 final class SourceStage: EngineStage {
     let name = "source"
     private unowned let engine: Engine
@@ -46,6 +48,9 @@ final class SourceStage: EngineStage {
     /// The rate's size as of this step: the video queue's limit is real time,
     /// so a frame counts its duration at the speed it will be shown.
     private var speed = 1.0
+    /// The size of the last frame queued, in the video queue's terms: the
+    /// next is expected to be like it (`videoRoom`).
+    private var lastFrame: (bytes: Int, seconds: Double)?
     /// How the source keeps up while the decoder has slice threads alone.
     private var pace = DecodePace()
     /// The decoder fell behind on slices alone: every item opened from then
@@ -154,13 +159,14 @@ final class SourceStage: EngineStage {
 
     /// One packet, or the move to what follows at the end of a pass.
     /// True when a network item's next packet has not come yet (its
-    /// read-ahead raises the stage's signal when it does).
+    /// read-ahead raises the stage's signal when it does), or the video
+    /// queue must make room first (its pop raises it).
     private func read(_ reading: ItemSource, now: HostTime) -> Bool {
         var failure: (any Error)?
         do {
-            switch try reading.step(serial: serial, emit: { pending.append(.decoded($0)) }) {
+            switch try reading.step(serial: serial, videoRoom: videoRoom(), emit: { pending.append(.decoded($0)) }) {
             case .decoded: return false
-            case .waiting: return true
+            case .waiting, .videoFull: return true
             case .endOfPass: break
             }
             if let step = stepping, reading.isReversed, reading.framesSinceStart == 0 {
@@ -481,10 +487,21 @@ final class SourceStage: EngineStage {
         return left.isEmpty
     }
 
+    /// Whether the video queue takes a frame like the last now; when not,
+    /// its next pop raises this stage's signal. A picture decoded without
+    /// room would wait in `pending`: one more than the queue's limit lets
+    /// real time hold (12 MB at 4K).
+    private func videoRoom() -> Bool {
+        guard let lastFrame else { return true }
+        return engine.videoQueue.hasRoom(bytes: lastFrame.bytes, seconds: lastFrame.seconds)
+    }
+
     private func enqueue(_ output: Pending) -> Bool {
         switch output {
         case .decoded(.video(let frame)):
-            return engine.videoQueue.push(.media(frame), bytes: frame.frame.byteCount, seconds: frame.duration / speed)
+            let size = (bytes: frame.frame.byteCount, seconds: frame.duration / speed)
+            lastFrame = size
+            return engine.videoQueue.push(.media(frame), bytes: size.bytes, seconds: size.seconds)
         case .decoded(.audio(let audio)):
             guard engine.configuration.audioOutput != nil else { return true }
             // Audio may run past its bound while the presenter has no frame at
