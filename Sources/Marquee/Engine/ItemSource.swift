@@ -85,9 +85,6 @@ final class ItemSource {
     /// second bounds the reading first).
     static let heldVideoLimit = (packets: 256, bytes: 16 << 20)
 
-    /// The video decoder's threads, as now.
-    var videoThreads: DecoderThreads? { video?.decoder.threads }
-
     /// Frame threads for a software video decoder on slice threads alone,
     /// from the next keyframe (`FallbackVideoDecoder.useFrameThreads`).
     func useFrameThreads() {

@@ -57,7 +57,6 @@ final class SourceStage: EngineStage {
     /// on, in this play, gets frame threads too.
     private var threads: DecoderThreads
 
-
     init(engine: Engine) {
         self.engine = engine
         signal = engine.signals.source
