@@ -499,10 +499,12 @@ kill -TERM $pid 2>/dev/null
 wait $pid
 echo "exit: $?"
 echo "oom-kills: $(dmesg | grep -ci 'killed process')"
-stat() { grep -o "\"$1\" *: *[0-9]*" /var/tmp/stats.json | grep -o '[0-9]*$'; }
+# (the first of each: the seams' records have counts of the same names)
+stat() { grep -o "\"$1\" *: *[0-9]*" /var/tmp/stats.json | head -n 1 | grep -o '[0-9]*$'; }
 echo "passes: $(stat endNotifications)"
 echo "frames-presented: $(stat framesPresented)"
 echo "frames-dropped: $(stat framesDropped)"
+echo "frame-threads-added: $(stat decoderFrameThreadsAdded)"
 echo "log:"; tail -n 5 /var/tmp/play.log | sed 's/^/  /'
 """
 
@@ -534,30 +536,36 @@ def play_in_memory(board, out, megabytes, size, codec, seconds):
     said, context = guest_facts(stdout)
     samples = [tuple(float(x) for x in line.split(": ", 1)[1].split()) for line in stdout.splitlines()
                if line.startswith("sample: ") and len(line.split()) == 4]
-    stats = {key: int(said[key]) for key in ("passes", "frames-presented", "frames-dropped") if said.get(key, "").isdigit()}
+    stats = {key: int(said[key]) for key in ("passes", "frames-presented", "frames-dropped", "frame-threads-added")
+             if said.get(key, "").isdigit()}
     return said, context, samples, stats, result
 
 
 def memory_verdict(board, said, context, samples, stats, seconds):
     """No OOM kill, the player alive to the end, and its RSS flat after the
-    first pass (10 s): the most it held in the last minute against the most
-    in its second pass. Returns the figures as a line."""
+    first pass (10 s): the most it held in the last minute no more than in
+    the minute before (a step while it settles, as the decoder getting frame
+    threads on the emulated CPUs, is not growth). Returns the figures as a line."""
     board.check(said.get("oom-kills") == "0", f"the OOM killer ran: {said.get('oom-kills')!r}{context}")
     board.check(said.get("alive-at-end") == "yes", f"the player did not play to the end{context}")
     board.check(len(samples) >= seconds // 3, f"{len(samples)} samples in {seconds} s{context}")
-    second_pass = [rss for t, rss, _ in samples if 10 <= t < 25]
-    last_minute = [rss for t, rss, _ in samples if t >= samples[-1][0] - 60]
-    board.check(second_pass and last_minute, f"no samples in the second pass or the last minute{context}")
-    growth = (max(last_minute) - max(second_pass)) / 1024
-    board.check(growth <= 2, f"RSS grew {growth:.1f} MB after the second pass (to {max(last_minute) / 1024:.1f} MB){context}")
+    end = samples[-1][0]
+    first_pass = [rss for t, rss, _ in samples if t < 10]
+    minute_before = [rss for t, rss, _ in samples if end - 120 <= t < end - 60]
+    last_minute = [rss for t, rss, _ in samples if t >= end - 60]
+    board.check(first_pass and minute_before and last_minute, f"too few samples{context}")
+    growth = (max(last_minute) - max(minute_before)) / 1024
+    board.check(growth <= 1, f"RSS grew {growth:.1f} MB over the last minute (to {max(last_minute) / 1024:.1f} MB){context}")
     passes = stats.get("passes", 0)
-    board.check(passes >= seconds // 10 - 2, f"{passes} passes ended in {seconds} s{context}")
+    # Two at least, so the minutes compared come after the first pass (4K
+    # HEVC on the emulated CPUs plays about one frame in six of real time).
+    board.check(passes >= 2, f"{passes} passes ended in {seconds} s{context}")
     available = min(a for _, _, a in samples) / 1024
-    return (f"{said.get('mem-total-kb')} kB total, {int(said.get('available-idle-kb', 0)) // 1024} MB available before; "
-            f"peak RSS {max(r for _, r, _ in samples) / 1024:.1f} MB, second pass {max(second_pass) / 1024:.1f} MB, "
-            f"last minute {max(last_minute) / 1024:.1f} MB ({growth:+.1f}); least MemAvailable {available:.0f} MB; "
-            f"{passes} passes, {stats.get('frames-presented')} frames shown, {stats.get('frames-dropped')} dropped "
-            f"(emulated CPUs); no OOM kill")
+    return (f"MemTotal {int(said.get('mem-total-kb', 0)) // 1024} MB, {int(said.get('available-idle-kb', 0)) // 1024} MB "
+            f"available before playing, {available:.0f} MB at the least while playing; RSS: first pass {max(first_pass) / 1024:.1f} MB, "
+            f"minute before the last {max(minute_before) / 1024:.1f} MB, last minute {max(last_minute) / 1024:.1f} MB ({growth:+.1f}); "
+            f"{passes} passes, {stats.get('frames-presented')} frames shown, {stats.get('frames-dropped')} dropped (emulated CPUs), "
+            f"frame threads added {stats.get('frame-threads-added')} time(s); no OOM kill")
 
 
 def scenario_debian_memory(board, out):
