@@ -361,7 +361,10 @@ final class ItemSource {
         case .waiting: return .waiting
         case .failed(let error): throw error
         case .end:
-            guard heldVideo.isEmpty else {
+            // The pass ends once what is held is decoded; a network stream
+            // that ended early is lost at once instead (its held video is
+            // read again when it is back).
+            guard heldVideo.isEmpty || (item.asset.isNetworkSource && endedEarly) else {
                 readToEnd = true
                 return .decoded
             }
@@ -443,12 +446,10 @@ final class ItemSource {
     /// Returns false when video switched to software instead: the input was
     /// rewound and must be read again to its end.
     func drain(serial: Int, emit: (Output) -> Void) throws -> Bool {
-        // A source lost mid-pass may still hold video read before it went.
-        while !heldVideo.isEmpty {
-            let packet = heldVideo.removeFirst()
-            guard try decode(packet, serial: serial, emit: emit) else { return false }
-        }
-        heldVideoBytes = 0
+        // Video still held was read but not decoded (a source lost, a stream
+        // that ended early): decoded now it would all wait at once, a second
+        // of pictures; a resumed source reads it again (`resumePoint`).
+        dropHeldVideo()
         guard try decode(nil, serial: serial, emit: emit) else { return false }
         showLastSkipped(serial: serial, emit: emit)
         return true
