@@ -329,6 +329,7 @@ final class ItemSource {
         if videoRoom, !heldVideo.isEmpty {
             let packet = heldVideo.removeFirst()
             heldVideoBytes -= packet.size
+            heldVideoChanged()
             try decode(packet, serial: serial, emit: emit)
             return .decoded
         }
@@ -384,6 +385,7 @@ final class ItemSource {
         if let video, packet.streamIndex == video.stream, !videoRoom || !heldVideo.isEmpty {
             heldVideo.append(packet)
             heldVideoBytes += packet.size
+            heldVideoChanged()
             return .decoded
         }
         try decode(packet, serial: serial, emit: emit)
@@ -394,6 +396,18 @@ final class ItemSource {
         heldVideo.removeAll()
         heldVideoBytes = 0
         readToEnd = false
+        heldVideoChanged()
+    }
+
+    /// A network item's buffer counts the video held here (in the read
+    /// ahead's timestamps, before this pass's offset): read from the
+    /// network, not yet decoded. Without it, reading on for sound would
+    /// drain the read-ahead a start waits to see full.
+    private func heldVideoChanged() {
+        guard let readAhead else { return }
+        guard let first = heldVideo.first(where: { $0.pts.isValid })?.pts,
+              let end = heldVideo.last(where: { $0.end.isValid })?.end else { return readAhead.holding(nil) }
+        readAhead.holding((first - passOffset, end - passOffset))
     }
 
     /// Plans the fades of the pass just started (`transition` permitting):

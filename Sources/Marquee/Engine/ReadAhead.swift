@@ -39,6 +39,10 @@ final class ReadAhead: @unchecked Sendable {
     private var stopping = false
     /// Cleared by the reader thread as it ends.
     private var running = true
+    /// The timed stream's packets the source took from here but holds
+    /// undecoded (video read past while it reads on for sound): they are
+    /// still ahead of the decoders, so the buffer counts them.
+    private var held: (first: MediaTime, end: MediaTime)?
 
     init(demuxer: Demuxer, timedStream: Int, seconds: Double, maximumBytes: Int = 64 << 20, consumer: WakeSignal) {
         self.demuxer = demuxer
@@ -97,6 +101,15 @@ final class ReadAhead: @unchecked Sendable {
         return finished != nil || span >= seconds || bytes >= maximumBytes
     }
 
+    /// What the source holds of the timed stream, undecoded (nil: nothing).
+    func holding(_ span: (first: MediaTime, end: MediaTime)?) {
+        condition.lock()
+        held = span
+        // Held video decoded is room for the reader, who counts it too.
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Parks the reader, runs `body` with the demuxer (a seek), drops what
     /// was read ahead, and lets the reader go on from the new position.
     func reposition<E: Error>(_ body: (Demuxer) throws(E) -> Void) throws(E) {
@@ -133,8 +146,9 @@ final class ReadAhead: @unchecked Sendable {
 
     private var span: Double {
         let timed = packets[head...].lazy.filter { $0.streamIndex == self.timedStream }
-        guard let first = timed.first(where: { $0.pts.isValid })?.pts,
-              let last = timed.last(where: { $0.end.isValid })?.end else { return 0 }
+        let firsts = [held?.first, timed.first(where: { $0.pts.isValid })?.pts].compactMap { $0 }
+        let ends = [held?.end, timed.last(where: { $0.end.isValid })?.end].compactMap { $0 }
+        guard let first = firsts.min(), let last = ends.max() else { return 0 }
         return max(0, (last - first).seconds)
     }
 
