@@ -33,10 +33,12 @@ let package = Package(
         systemLibrary("CGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         systemLibrary("CGnuTLS", pkgConfig: "gnutls", apt: ["libgnutls28-dev"]),
-        // libass draws every text (fontconfig finds the fonts, HarfBuzz shapes them), as mpv's OSD does.
-        systemLibrary("CLibass", pkgConfig: "libass", apt: ["libass-dev"]),
-        // libmosquitto: the MQTT client a screen joins its fleet's broker with.
-        systemLibrary("CMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
+        // libass draws every text (fontconfig finds the fonts, HarfBuzz shapes them), as mpv's OSD does;
+        // libmosquitto is the MQTT client a screen joins its fleet's broker with. Both are opened on
+        // first use (CSharedLibrary), not linked: a screen without text or a fleet never maps them.
+        .target(name: "CSharedLibrary"),
+        .target(name: "CLibass", dependencies: ["CSharedLibrary"]),
+        .target(name: "CMosquitto", dependencies: ["CSharedLibrary"]),
         .target(name: "CMarqueeShims", dependencies: ["CFFmpeg", "CDRM"],
                 linkerSettings: [.linkedLibrary("avutil"), .linkedLibrary("drm")]),
 
@@ -69,7 +71,7 @@ let package = Package(
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeFFmpegTests", dependencies: ["MarqueeCore", "MarqueeFFmpeg", "Marquee", "MarqueeTestSupport"]),
-        .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD", "CMicroHTTPD", "CGnuTLS", "CMosquitto"]),
+        .testTarget(name: "CImportsTests", dependencies: ["CMarqueeShims", "CDRM", "CVA", "CALSA", "CGPIOD", "CMicroHTTPD", "CGnuTLS", "CMosquitto", "CSharedLibrary"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "Marquee", "MarqueeKMS", "MarqueeFFmpeg", "MarqueeTestSupport"],
                     exclude: ["Browser"]),
         .testTarget(name: "MarqueeEngineTests", dependencies: ["Marquee", "MarqueeFFmpeg", "MarqueeTestSupport"]),

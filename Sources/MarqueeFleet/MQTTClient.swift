@@ -67,7 +67,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// - Throws: `MQTTError` naming the call that rejected a setting (an unreadable TLS file, a bad will topic).
     public init(settings: Settings, handler: @escaping @Sendable (Event) -> Void) throws(MQTTError) {
         let broker = settings.broker.description
-        guard MQTTLibrary.initialised else { throw MQTTError(broker: broker, call: "mosquitto_lib_init", message: "failed") }
+        if let failure = MQTTLibrary.failure { throw MQTTError(broker: broker, call: failure.call, message: failure.message) }
         guard let handle = mosquitto_new(settings.clientID, settings.cleanSession, nil) else {
             throw MQTTError(broker: broker, call: "mosquitto_new", code: MQTTCode.errno)
         }

@@ -14,6 +14,7 @@ final class ASSRenderer {
     private let renderer: OpaquePointer
 
     init() throws(OverlayError) {
+        if let failure = marquee_libass_load() { throw OverlayError(call: "libass", detail: String(cString: failure)) }
         guard let library = ass_library_init() else { throw OverlayError(call: "ass_library_init", detail: "out of memory") }
         // libass's messages are for debugging its scripts; ours are generated
         // (without a callback of its own it writes them all on stderr).

@@ -5,9 +5,10 @@ import CLibass
 /// read, rather than finding out from the screen.
 public enum FontCheck {
     /// The family fontconfig would use for `family`: `family` itself when
-    /// installed, else its fallback; nil when fontconfig cannot start.
+    /// installed, else its fallback; nil when fontconfig cannot start (or
+    /// be opened: the renderer reports that, where it matters).
     public static func resolve(_ family: String) -> String? {
-        guard let config = FcInitLoadConfigAndFonts() else { return nil }
+        guard marquee_libass_load() == nil, let config = FcInitLoadConfigAndFonts() else { return nil }
         defer { FcConfigDestroy(config) }
         guard let pattern = FcNameParse(family) else { return nil }
         defer { FcPatternDestroy(pattern) }

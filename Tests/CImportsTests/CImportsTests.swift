@@ -4,6 +4,7 @@ import CGPIOD
 import CMarqueeShims
 import CMicroHTTPD
 import CMosquitto
+import CSharedLibrary
 import CVA
 import Testing
 
@@ -17,6 +18,8 @@ import Testing
         #expect(String(cString: MHD_get_version()).hasPrefix("0.9."))
         // MarqueeHTTP's HTTPS is MHD's own: Debian builds it with GnuTLS.
         #expect(MHD_is_feature_supported(.FEATURE_TLS) == .YES)
+        // libmosquitto is opened on first use, not linked.
+        #expect(marquee_mosquitto_load() == nil)
         var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
         _ = mosquitto_lib_version(&major, &minor, &revision)
         #expect(major == 2, "libmosquitto \(major).\(minor).\(revision)")
@@ -32,5 +35,34 @@ import Testing
         #expect(marquee_drm_format_xrgb8888() == 0x3432_5258)
         #expect(marquee_drm_format_nv12() == 0x3231_564e)
         #expect(marquee_drm_format_mod_linear() == 0)
+    }
+
+    /// A library that cannot be opened, or lacks a function, is said with
+    /// the call and dlerror's reason, and no slot is left half filled.
+    @Test func aMissingLibraryOrFunctionIsNamed() {
+        func open(_ soname: String, _ names: [String]) -> (failure: String?, slots: [UnsafeMutableRawPointer?]) {
+            var slots = [UnsafeMutableRawPointer?](repeating: nil, count: names.count)
+            let cNames = names.map { strdup($0) }
+            defer { cNames.forEach { free($0) } }
+            let failure = cNames.map { UnsafePointer($0) }.withUnsafeBufferPointer { namePointers in
+                slots.withUnsafeMutableBufferPointer { slotPointers in
+                    soname.withCString { cSoname in
+                        var library = marquee_shared_library(soname: cSoname, names: namePointers.baseAddress,
+                                                             slots: slotPointers.baseAddress, count: names.count)
+                        return marquee_shared_library_open(&library).map { String(cString: $0) }
+                    }
+                }
+            }
+            return (failure, slots)
+        }
+        let missing = open("libmarquee-missing.so.0", ["f"])
+        #expect(missing.failure == "dlopen: libmarquee-missing.so.0: cannot open shared object file: No such file or directory")
+        let lacking = open("libmosquitto.so.1", ["mosquitto_lib_init", "mosquitto_no_such_function"])
+        #expect(lacking.failure?.hasPrefix("dlsym: ") == true, "\(lacking.failure ?? "nil")")
+        #expect(lacking.failure?.contains("mosquitto_no_such_function") == true, "\(lacking.failure ?? "nil")")
+        #expect(lacking.slots.allSatisfy { $0 == nil })
+        let found = open("libmosquitto.so.1", ["mosquitto_lib_init", "mosquitto_lib_version"])
+        #expect(found.failure == nil)
+        #expect(found.slots.allSatisfy { $0 != nil })
     }
 }

@@ -71,6 +71,7 @@ final class Screen {
     }
 
     var isRunning: Bool { process?.isRunning ?? false }
+    var processIdentifier: Int32? { process?.processIdentifier }
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Stops it as systemd would (SIGTERM; the player handles it whatever the inherited mask).

@@ -1,3 +1,0 @@
-#pragma once
-#include <ass/ass.h>
-#include <fontconfig/fontconfig.h>
