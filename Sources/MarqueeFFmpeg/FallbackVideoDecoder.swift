@@ -1,3 +1,4 @@
+import CFFmpeg
 import MarqueeCore
 
 /// An item's video decoder: the hardware one while it works, libavcodec in
@@ -21,6 +22,11 @@ import MarqueeCore
 /// shown before it but decoded after it need the old decoder's references:
 /// the new one leaves them out, once.)
 ///
+/// At a start with nothing on screen, the first keyframe's picture can be
+/// decoded ahead (`decodeFirstPictureAhead`, `PictureAhead`) beside the
+/// decoder in use, which would hold it back for the frames its reordering
+/// waits for; the decoder in use's copy is then dropped.
+///
 /// Not thread-safe: the source thread owns it.
 public final class FallbackVideoDecoder {
     public private(set) var current: any VideoDecoding
@@ -32,6 +38,15 @@ public final class FallbackVideoDecoder {
     /// Frame threads were asked for: the next keyframe brings them in.
     private var framesAtNextKeyframe = false
     private let filter: PictureFilter
+    /// The codec may show pictures in another order than it decodes them
+    /// (B-frames): only then does a decoder hold a keyframe back.
+    private let reorders: Bool
+    /// Asked for by `decodeFirstPictureAhead`: the next keyframe starts it.
+    private var aheadAtNextKeyframe = false
+    private var ahead: PictureAhead?
+    /// The picture decoded ahead was handed on: the decoder in use's own
+    /// copy of it is dropped (and nothing shown before it comes after it).
+    private var shownAhead: MediaTime?
     private var consecutiveFailures = 0
     /// Decode errors in a row after which a hardware decoder is given up.
     public static let failureLimit = 3
@@ -52,6 +67,8 @@ public final class FallbackVideoDecoder {
         self.threads = threads
         openSoftware = { (threads) throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads, lowres: lowres) }
         filter = PictureFilter(deinterlacing: deinterlacing, timeBase: demuxer.stream(stream).pointee.time_base, source: demuxer.source)
+        let codecID = demuxer.stream(stream).pointee.codecpar.pointee.codec_id
+        reorders = avcodec_descriptor_get(codecID).map { $0.pointee.props & AV_CODEC_PROP_REORDER != 0 } ?? false
         guard hardware.mode != .software, lowres == 0 else {
             current = try openSoftware(threads)
             setupFailure = nil
@@ -77,6 +94,7 @@ public final class FallbackVideoDecoder {
     public func decode(_ packet: Packet?) throws(FFmpegError) -> Outcome {
         var frames: [VideoFrame]
         do throws(FFmpegError) {
+            startPictureAhead(at: packet)
             frames = try takeFrameThreads(at: packet)
             frames += try current.decode(packet)
             consecutiveFailures = 0
@@ -99,13 +117,57 @@ public final class FallbackVideoDecoder {
         }
         var shown = try filter.filter(frames)
         if packet == nil { shown += try filter.drain() }
-        return .frames(shown)
+        return .frames(withPictureAhead(shown))
     }
 
     /// Forgets buffered frames in the decoder and the filter, e.g. after a seek.
     public func flush() {
         current.flush()
         filter.reset()
+        (aheadAtNextKeyframe, ahead, shownAhead) = (false, nil, nil)
+    }
+
+    /// The next keyframe's picture decoded ahead as well, for a start with
+    /// nothing on screen: where the decoder in use is software on slice
+    /// threads alone and the codec reorders (frame threads overlap the
+    /// frames a keyframe waits for already; a hardware decoder is fast).
+    public func decodeFirstPictureAhead() {
+        aheadAtNextKeyframe = reorders && current.kind == .software && !threads.frames
+    }
+
+    /// The picture decoded ahead, once it is ready, unless the decoder in
+    /// use gave its own first (or it needs filtering: a filter keeps the
+    /// state of the frames before, which this one must not skip).
+    public func pictureAhead() -> VideoFrame? {
+        guard let ahead, case .some(let picture) = ahead.picture else { return nil }
+        self.ahead = nil
+        guard let picture, filter.filters(for: picture).isNone else { return nil }
+        shownAhead = picture.pts
+        return picture
+    }
+
+    private func startPictureAhead(at packet: Packet?) {
+        guard aheadAtNextKeyframe, let packet, packet.isKeyframe else { return }
+        aheadAtNextKeyframe = false
+        // A decoder that cannot be opened here leaves the picture to the decoder in use, which reports its own errors.
+        guard let decoder = try? openSoftware(DecoderThreads(count: 1)) else { return }
+        ahead = PictureAhead(decoder: decoder, keyframe: packet)
+    }
+
+    /// `frames` from the decoder in use, after the picture decoded ahead if
+    /// it came first, without the decoder's own copy of it.
+    private func withPictureAhead(_ frames: [VideoFrame]) -> [VideoFrame] {
+        let first = pictureAhead()
+        if first == nil, !frames.isEmpty { ahead = nil }
+        var kept = first.map { [$0] } ?? []
+        for frame in frames {
+            if let shown = shownAhead, frame.pts.isValid {
+                if frame.pts <= shown { continue }
+                shownAhead = nil
+            }
+            kept.append(frame)
+        }
+        return kept
     }
 
     /// Frame threads from the next keyframe on (a software decoder on slice

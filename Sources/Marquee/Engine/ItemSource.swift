@@ -179,8 +179,10 @@ final class ItemSource {
     ///     first, without sound. The item must allow it (`PlayerItem.canPlayReverse`).
     ///   - skipFrames: a step: pass over this many frames first (at the
     ///     item's ends the last one is shown).
+    ///   - pictureAhead: a start whose first picture is wanted soonest: it is
+    ///     decoded ahead too where that is sooner (`FallbackVideoDecoder.decodeFirstPictureAhead`).
     func start(at itemStart: MediaTime, timelineStart: Double, segmentID: Int, pass: Int = 0, exact: Bool,
-               reversed: Bool = false, skipFrames: Int = 0) throws -> Segment {
+               reversed: Bool = false, skipFrames: Int = 0, pictureAhead: Bool = false) throws -> Segment {
         let wasRead = !segments.isEmpty
         segments.removeAll()
         dropHeldVideo()
@@ -224,6 +226,7 @@ final class ItemSource {
         }
         let origin = absolute + passOffset
         discardBefore = exact && itemStart > .zero ? origin : nil
+        if pictureAhead, discardBefore == nil, skipFrames == 0 { video?.decoder.decodeFirstPictureAhead() }
         let segment = Segment(id: segmentID, item: item, pass: pass, timelineStart: timelineStart, itemStart: itemStart,
                               ptsOrigin: origin, hasVideo: hasVideo, hasAudio: hasAudio)
         segments.append(segment)
@@ -326,6 +329,7 @@ final class ItemSource {
     ///   short video queue never starves the sound device.
     func step(serial: Int, videoRoom: Bool = true, emit: (Output) -> Void) throws -> Step {
         if let reverse { return try stepBackwards(reverse, serial: serial, emit: emit) }
+        if let picture = video?.decoder.pictureAhead() { emitVideo(picture, serial: serial, emit: emit) }
         if videoRoom, !heldVideo.isEmpty {
             let packet = heldVideo.removeFirst()
             heldVideoBytes -= packet.size

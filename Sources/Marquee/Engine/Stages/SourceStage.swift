@@ -140,8 +140,9 @@ final class SourceStage: EngineStage {
             if !time.isNumeric { time = .zero }
         }
         do {
+            // Nothing of this start is on screen yet: its first picture is wanted soonest.
             _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact,
-                                  reversed: reversed, skipFrames: request.step ?? 0)
+                                  reversed: reversed, skipFrames: request.step ?? 0, pictureAhead: true)
             stepping = request.step.map { _ in request }
             planFades(current, fadesIn: false)
         } catch {
