@@ -121,6 +121,7 @@ final class SourceStage: EngineStage {
     private func start(_ request: StartRequest, now: HostTime) {
         serial = request.serial
         segmentID += 1
+        pace = DecodePace()
         if source?.item !== request.item { source = nil }
         source = openPlayable(startingWith: request.item, reusing: source)
         guard let current = source else {
