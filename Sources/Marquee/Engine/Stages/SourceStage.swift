@@ -141,9 +141,12 @@ final class SourceStage: EngineStage {
             if !time.isNumeric { time = .zero }
         }
         do {
-            // Nothing of this start is on screen yet: its first picture is wanted soonest.
+            // Nothing of this start is on screen yet: its first picture is wanted soonest. A network
+            // item waits for its forward buffer before it plays, which a picture decoded ahead does not
+            // shorten (and over RTSP, beside a second player, it left a stream with no frame shown).
             _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact,
-                                  reversed: reversed, skipFrames: request.step ?? 0, pictureAhead: true)
+                                  reversed: reversed, skipFrames: request.step ?? 0,
+                                  pictureAhead: !current.item.asset.isNetworkSource)
             stepping = request.step.map { _ in request }
             planFades(current, fadesIn: false)
         } catch {
