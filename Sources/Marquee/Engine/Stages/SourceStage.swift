@@ -141,9 +141,11 @@ final class SourceStage: EngineStage {
             if !time.isNumeric { time = .zero }
         }
         do {
-            // Nothing of this start is on screen yet: its first picture is wanted soonest. A network
-            // item waits for its forward buffer before it plays, which a picture decoded ahead does not
-            // shorten (and over RTSP, beside a second player, it left a stream with no frame shown).
+            // Nothing of this start is on screen yet: its first picture is wanted soonest. Not for a
+            // network item: it waits for its forward buffer before it plays, which a picture decoded
+            // ahead does not shorten, and the decoder opened for it would read the stream's parameters
+            // while the read-ahead's thread reads the input (over RTSP, beside a second player, a
+            // stream showed no frame at all).
             _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact,
                                   reversed: reversed, skipFrames: request.step ?? 0,
                                   pictureAhead: !current.item.asset.isNetworkSource)
