@@ -76,14 +76,15 @@ final class ItemSource {
     private(set) var passDecodeErrors = 0
     /// Video packets read while the video queue had no room, in order, not
     /// yet decoded: the sound stored beside them is read on (`step`).
-    private var heldVideo: [Packet] = []
+    private var heldVideo = FIFO<Packet>()
     private var heldVideoBytes = 0
     /// The demuxer reached the pass's end with video packets still held.
     private var readToEnd = false
     /// What may be held before reading stops too: far more than any file's
     /// interleave puts between a picture and its sound (the audio queue's
-    /// second bounds the reading first).
-    static let heldVideoLimit = (packets: 256, bytes: 16 << 20)
+    /// second bounds the reading first). Nothing when the sound is not read
+    /// on (`readsOnForSound`).
+    private let heldVideoLimit: (packets: Int, bytes: Int)
 
     /// Frame threads for a software video decoder on slice threads alone,
     /// from the next keyframe (`FallbackVideoDecoder.useFrameThreads`).
@@ -95,11 +96,17 @@ final class ItemSource {
     ///   - screenSize: a still picture larger than this is decoded smaller where its codec can.
     ///   - readAhead: for a network item, how many seconds to read
     ///     ahead of the decoders, and the signal raised when packets come.
+    ///   - readsOnForSound: while the video queue is full, video packets are
+    ///     held and the sound beside them read on (`step`), so a short video
+    ///     queue never starves a sound device in real time. Untimed, each
+    ///     output keeps its own clock and nothing starves: reading on would
+    ///     only hold the packets of the seconds the sound runs ahead.
     init(item: PlayerItem, audioFormat: AudioFormat?, videoThreads: DecoderThreads, hardware: HardwareDecoding,
          deinterlacing: Deinterlacing, network: NetworkOptions, imageDuration: Double, screenSize: PixelSize?,
          readAhead: (seconds: Double, consumer: WakeSignal)?,
-         onSoftwareFallback: @escaping (String) -> Void) throws {
+         readsOnForSound: Bool = true, onSoftwareFallback: @escaping (String) -> Void) throws {
         self.item = item
+        heldVideoLimit = readsOnForSound ? (packets: 256, bytes: 16 << 20) : (0, 0)
         self.onSoftwareFallback = onSoftwareFallback
         let demuxer = try Demuxer(source: item.asset.source, openTimeout: item.asset.timeout, headerWillDo: true, network: network)
         self.demuxer = demuxer
@@ -330,15 +337,14 @@ final class ItemSource {
     func step(serial: Int, videoRoom: Bool = true, emit: (Output) -> Void) throws -> Step {
         if let reverse { return try stepBackwards(reverse, serial: serial, emit: emit) }
         if let picture = video?.decoder.pictureAhead() { emitVideo(picture, serial: serial, emit: emit) }
-        if videoRoom, !heldVideo.isEmpty {
-            let packet = heldVideo.removeFirst()
+        if videoRoom, let packet = heldVideo.popFirst() {
             heldVideoBytes -= packet.size
             heldVideoChanged()
             try decode(packet, serial: serial, emit: emit)
             return .decoded
         }
         if !videoRoom, still != nil || audio == nil || readToEnd
-            || heldVideo.count >= Self.heldVideoLimit.packets || heldVideoBytes >= Self.heldVideoLimit.bytes {
+            || heldVideo.count >= heldVideoLimit.packets || heldVideoBytes >= heldVideoLimit.bytes {
             return .videoFull
         }
         if readToEnd {
@@ -409,8 +415,8 @@ final class ItemSource {
     /// drain the read-ahead a start waits to see full.
     private func heldVideoChanged() {
         guard let readAhead else { return }
-        guard let first = heldVideo.first(where: { $0.pts.isValid })?.pts,
-              let end = heldVideo.last(where: { $0.end.isValid })?.end else { return readAhead.holding(nil) }
+        guard let first = heldVideo.elements.first(where: { $0.pts.isValid })?.pts,
+              let end = heldVideo.elements.last(where: { $0.end.isValid })?.end else { return readAhead.holding(nil) }
         readAhead.holding((first - passOffset, end - passOffset))
     }
 

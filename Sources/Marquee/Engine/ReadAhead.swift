@@ -30,8 +30,7 @@ final class ReadAhead: @unchecked Sendable {
     /// The stream whose timestamps measure the buffer (video, else audio).
     private let timedStream: Int
     private let condition = Condition()
-    private var packets: [Packet] = []
-    private var head = 0
+    private var packets = FIFO<Packet>()
     private var bytes = 0
     private var finished: FFmpegError??
     private var parkRequested = false
@@ -57,14 +56,8 @@ final class ReadAhead: @unchecked Sendable {
     func next() -> Next {
         condition.lock()
         defer { condition.unlock() }
-        if head < packets.count {
-            let packet = packets[head]
-            head += 1
+        if let packet = packets.popFirst() {
             bytes -= packet.size
-            if head > 256, head * 2 > packets.count {
-                packets.removeFirst(head)
-                head = 0
-            }
             condition.broadcast()
             return .packet(packet)
         }
@@ -124,7 +117,6 @@ final class ReadAhead: @unchecked Sendable {
         defer {
             condition.lock()
             packets.removeAll()
-            head = 0
             bytes = 0
             finished = nil
             parkRequested = false
@@ -145,7 +137,7 @@ final class ReadAhead: @unchecked Sendable {
     }
 
     private var span: Double {
-        let timed = packets[head...].lazy.filter { $0.streamIndex == self.timedStream }
+        let timed = packets.elements.lazy.filter { $0.streamIndex == self.timedStream }
         let firsts = [held?.first, timed.first(where: { $0.pts.isValid })?.pts].compactMap { $0 }
         let ends = [held?.end, timed.last(where: { $0.end.isValid })?.end].compactMap { $0 }
         guard let first = firsts.min(), let last = ends.max() else { return 0 }

@@ -21,16 +21,13 @@ final class StageQueue<Element>: @unchecked Sendable {
     }
 
     private struct Slot {
-        var element: Element?
+        let element: Element
         let bytes: Int
         let seconds: Double
     }
 
     private let lock = Condition()
-    /// Popped slots are set to nil at once so a consumed frame's memory is
-    /// released then, not when the array is next compacted.
-    private var slots: [Slot] = []
-    private var head = 0
+    private var slots = FIFO<Slot>()
     private var bytes = 0
     private var seconds = 0.0
     /// The cost of the element the consumer holds (`Limits.countsTaken`).
@@ -83,8 +80,7 @@ final class StageQueue<Element>: @unchecked Sendable {
 
     /// Within every limit, or the queue is empty. Called with `lock` held.
     private func takes(bytes cost: Int, seconds duration: Double) -> Bool {
-        let held = slots.count - head
-        return held == 0 || (held < limits.count && bytes + cost <= limits.bytes && seconds + duration <= limits.seconds)
+        slots.isEmpty || (slots.count < limits.count && bytes + cost <= limits.bytes && seconds + duration <= limits.seconds)
     }
 
     /// Removes the oldest element, if any. Emptying the queue also wakes the
@@ -94,25 +90,18 @@ final class StageQueue<Element>: @unchecked Sendable {
         bytes -= taken.bytes
         seconds -= taken.seconds
         taken = (0, 0)
-        guard head < slots.count else {
+        guard let slot = slots.popFirst() else {
             consumerWaiting = true
             lock.unlock()
             return nil
         }
-        let slot = slots[head]
-        slots[head].element = nil
-        head += 1
         if limits.countsTaken {
             taken = (slot.bytes, slot.seconds)
         } else {
             bytes -= slot.bytes
             seconds -= slot.seconds
         }
-        if head > 64, head * 2 > slots.count {
-            slots.removeFirst(head)
-            head = 0
-        }
-        let wake = producerWaiting || head == slots.count
+        let wake = producerWaiting || slots.isEmpty
         producerWaiting = false
         lock.unlock()
         if wake { producer.raise() }
@@ -122,13 +111,11 @@ final class StageQueue<Element>: @unchecked Sendable {
     /// Removes every element matching `predicate` (stale data after a seek).
     func removeAll(where predicate: (Element) -> Bool) {
         lock.lock()
-        let kept = slots[head...].filter { $0.element.map { !predicate($0) } ?? false }
-        slots = Array(kept)
-        head = 0
+        slots.filter { !predicate($0.element) }
         // What the consumer holds is stale too.
         taken = (0, 0)
-        bytes = kept.reduce(0) { $0 + $1.bytes }
-        seconds = kept.reduce(0) { $0 + $1.seconds }
+        bytes = slots.elements.reduce(0) { $0 + $1.bytes }
+        seconds = slots.elements.reduce(0) { $0 + $1.seconds }
         let wake = producerWaiting
         producerWaiting = false
         lock.unlock()
@@ -138,7 +125,7 @@ final class StageQueue<Element>: @unchecked Sendable {
     var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return slots.count - head
+        return slots.count
     }
 
     var isEmpty: Bool { count == 0 }
@@ -147,6 +134,6 @@ final class StageQueue<Element>: @unchecked Sendable {
     var first: Element? {
         lock.lock()
         defer { lock.unlock() }
-        return head < slots.count ? slots[head].element : nil
+        return slots.first?.element
     }
 }

@@ -143,9 +143,8 @@ final class SourceStage: EngineStage {
         do {
             // Nothing of this start is on screen yet: its first picture is wanted soonest. Not for a
             // network item: it waits for its forward buffer before it plays, which a picture decoded
-            // ahead does not shorten, and the decoder opened for it would read the stream's parameters
-            // while the read-ahead's thread reads the input (over RTSP, beside a second player, a
-            // stream showed no frame at all).
+            // ahead does not shorten (and over RTSP/UDP beside a second player, a stream with one showed
+            // no frame at all, 2 runs in 3, also with the decoders opened from `CodecParameters`).
             _ = try current.start(at: time, timelineStart: request.timelineStart, segmentID: segmentID, exact: request.exact,
                                   reversed: reversed, skipFrames: request.step ?? 0,
                                   pictureAhead: !current.item.asset.isNetworkSource)
@@ -357,7 +356,7 @@ final class SourceStage: EngineStage {
                                     deinterlacing: configuration.deinterlacing, network: configuration.network,
                                     imageDuration: configuration.imageDuration, screenSize: configuration.videoOutput?.screenSize,
                                     readAhead: (item.forwardBufferDuration(automatic: configuration.network.forwardBuffer), signal),
-                                    onSoftwareFallback: { [unowned self] reason in
+                                    readsOnForSound: !configuration.untimed, onSoftwareFallback: { [unowned self] reason in
             softwareFallback(item, reason: reason, atOpen: opening)
         })
         opening = false
