@@ -16,11 +16,17 @@ final class CodecContext {
     ///     fails, in which case they come out in software.
     ///   - lowres: decode at 1/2^lowres of the size, where the decoder can
     ///     (JPEG); clamped to what it can.
-    init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: DecoderThreads,
+    convenience init(stream: UnsafeMutablePointer<AVStream>, source: String, threads: DecoderThreads,
+                     hardware: HardwareDeviceContext? = nil, lowres: Int = 0) throws(FFmpegError) {
+        try self.init(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base, source: source, threads: threads,
+                      hardware: hardware, lowres: lowres)
+    }
+
+    /// Opened from `parameters` (a stream's, or `CodecParameters`) for packets in `timeBase`.
+    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, source: String, threads: DecoderThreads,
          hardware: HardwareDeviceContext? = nil, lowres: Int = 0) throws(FFmpegError) {
         self.source = source
-        timeBase = stream.pointee.time_base
-        let parameters = stream.pointee.codecpar!
+        self.timeBase = timeBase
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(code: marquee_averror_decoder_not_found(), call: "avcodec_find_decoder",
                               message: "no decoder for \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))",
@@ -36,7 +42,7 @@ final class CodecContext {
         }
         do throws(FFmpegError) {
             try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context", source: source)
-            context.pointee.pkt_timebase = stream.pointee.time_base
+            context.pointee.pkt_timebase = timeBase
             context.pointee.thread_count = Int32(threads.count)
             context.pointee.thread_type = threads.threadType
             context.pointee.lowres = Int32(min(max(lowres, 0), Int(codec.pointee.max_lowres)))

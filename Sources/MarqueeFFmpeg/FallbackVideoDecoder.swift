@@ -65,7 +65,12 @@ public final class FallbackVideoDecoder {
     public init(demuxer: Demuxer, stream: Int, threads: DecoderThreads, hardware: HardwareDecoding,
                 deinterlacing: Deinterlacing = Deinterlacing(), lowres: Int = 0) throws(FFmpegError) {
         self.threads = threads
-        openSoftware = { (threads) throws(FFmpegError) in try VideoDecoder(demuxer: demuxer, stream: stream, threads: threads, lowres: lowres) }
+        // Every software decoder, this one and those opened mid-stream, from the parameters as they are now (`CodecParameters`).
+        let parameters = try CodecParameters(copying: demuxer.stream(stream), source: demuxer.source)
+        let picture = StreamPicture(demuxer.stream(stream))
+        openSoftware = { (threads) throws(FFmpegError) in
+            try VideoDecoder(parameters: parameters, picture: picture, source: demuxer.source, threads: threads, lowres: lowres)
+        }
         filter = PictureFilter(deinterlacing: deinterlacing, timeBase: demuxer.stream(stream).pointee.time_base, source: demuxer.source)
         let codecID = demuxer.stream(stream).pointee.codecpar.pointee.codec_id
         reorders = avcodec_descriptor_get(codecID).map { $0.pointee.props & AV_CODEC_PROP_REORDER != 0 } ?? false

@@ -43,6 +43,14 @@ public final class VideoDecoder: VideoDecoding {
         picture = StreamPicture(demuxer.stream(stream))
     }
 
+    /// Opened from parameters copied earlier, with the stream's picture tags read then.
+    init(parameters: CodecParameters, picture: StreamPicture, source: String, threads: DecoderThreads,
+         lowres: Int) throws(FFmpegError) {
+        codec = try CodecContext(parameters: parameters.pointer, timeBase: parameters.timeBase, source: source, threads: threads,
+                                 lowres: lowres)
+        self.picture = picture
+    }
+
     /// libavcodec's name of the decoder in use ("h264", "libdav1d").
     public var decoderName: String { codec.codecName }
     public var kind: VideoDecoderKind { .software }
