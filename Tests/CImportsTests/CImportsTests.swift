@@ -6,6 +6,7 @@ import CMicroHTTPD
 import CMosquitto
 import CSharedLibrary
 import CVA
+import Foundation
 import Testing
 
 /// The system-library targets import and link: each library answers a call
@@ -64,5 +65,30 @@ import Testing
         let found = open("libmosquitto.so.1", ["mosquitto_lib_init", "mosquitto_lib_version"])
         #expect(found.failure == nil)
         #expect(found.slots.allSatisfy { $0 != nil })
+    }
+
+    /// The package's Depends and the board's image name the libraries
+    /// opened on first use from board/dlopened-libraries, which cannot see
+    /// the C loaders: the list and the sonames the loaders open must agree,
+    /// and each must open here.
+    @Test func theBoardListNamesTheLibrariesTheLoadersOpen() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let listed = try String(contentsOf: root.appendingPathComponent("board/dlopened-libraries"), encoding: .utf8)
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        var opened: [String] = []
+        let sources = root.appendingPathComponent("Sources")
+        for case let file as String in FileManager.default.enumerator(atPath: sources.path)! where file.hasSuffix(".c") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            guard text.contains("marquee_shared_library") else { continue }
+            opened += text.matches(of: /"(lib[A-Za-z0-9_+-]+\.so\.[0-9]+)"/).map { String($0.output.1) }
+        }
+        #expect(!opened.isEmpty)
+        #expect(Set(listed) == Set(opened))
+        for soname in listed {
+            let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL)
+            #expect(handle != nil, "\(soname): \(dlerror().map { String(cString: $0) } ?? "")")
+            if let handle { dlclose(handle) }
+        }
     }
 }
