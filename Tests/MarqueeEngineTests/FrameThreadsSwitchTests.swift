@@ -1,5 +1,6 @@
+import CFFmpeg
 import MarqueeCore
-import MarqueeFFmpeg
+@testable import MarqueeFFmpeg
 import MarqueeTestSupport
 import Testing
 
@@ -64,5 +65,41 @@ import Testing
         } else {
             #expect(lost.isEmpty, "\(testCase): lost \(lost)")
         }
+    }
+
+    /// A decoder opened mid-stream opens from the parameters copied when the
+    /// item opened (`CodecParameters`), not from the stream's, which a
+    /// network item's read-ahead thread may be rewriting inside
+    /// av_read_frame: with the stream's rewritten (another codec, no
+    /// extradata) just before frame threads come in, every frame still comes.
+    @Test func aDecoderOpenedMidStreamOpensFromTheParametersOfTheOpen() throws {
+        let path = try Fixtures.path(Self.cases[0].recipe)
+        let demuxer = try Demuxer(source: path)
+        let track = try #require(demuxer.media.preferredTrack(.video))
+        let decoder = try FallbackVideoDecoder(demuxer: demuxer, stream: track.id, threads: DecoderThreads(count: 2, frames: false),
+                                               hardware: .software)
+        let parameters = try #require(demuxer.stream(track.id).pointee.codecpar)
+        let opened = parameters.pointee
+        defer {
+            parameters.pointee.codec_id = opened.codec_id
+            parameters.pointee.extradata = opened.extradata
+            parameters.pointee.extradata_size = opened.extradata_size
+        }
+        var frames: [VideoFrame] = []
+        var packets = 0
+        while let packet = try demuxer.read() {
+            guard packet.streamIndex == track.id else { continue }
+            if case .frames(let decoded) = try decoder.decode(packet) { frames += decoded }
+            packets += 1
+            if packets == 5 {
+                decoder.useFrameThreads()
+                parameters.pointee.codec_id = AV_CODEC_ID_MPEG2VIDEO
+                parameters.pointee.extradata = nil
+                parameters.pointee.extradata_size = 0
+            }
+        }
+        if case .frames(let decoded) = try decoder.decode(nil) { frames += decoded }
+        #expect(decoder.threads == DecoderThreads(count: 2, frames: true))
+        #expect(try frames.map { try #require(frameIndex(of: $0)) } == Array(0..<OpenGOPSeekTests.seconds * OpenGOPSeekTests.fps))
     }
 }
