@@ -50,7 +50,7 @@ let package = Package(
         // controls, reloads, the schedule, the HTTP API); the CLI is one user.
         .target(name: "MarqueeApp", dependencies: ["Marquee", "MarqueeKMS", "MarqueeOverlays", "MarqueeALSA", "MarqueeConfig", "MarqueeControl",
                                                   "MarqueeHTTP", "MarqueeFleet"]),
-        .executableTarget(name: "marquee", dependencies: ["Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP",
+        .executableTarget(name: "marquee", dependencies: ["CMarqueeShims", "Marquee", "MarqueeKMS", "MarqueeALSA", "MarqueeConfig", "MarqueeControl", "MarqueeHTTP",
                                                           "MarqueeFleet", "MarqueeApp"],
                           // lld packs the relative relocations of the Swift runtime linked
                           // in (--static-swift-stdlib) into DT_RELR: kilobytes instead of

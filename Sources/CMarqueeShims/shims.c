@@ -1,5 +1,6 @@
 #include "CMarqueeShims.h"
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
@@ -55,4 +56,8 @@ int marquee_drm_destroy_dumb(int fd, uint32_t handle) {
     struct drm_mode_destroy_dumb request = { .handle = handle };
     if (drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &request) < 0) return -errno;
     return 0;
+}
+
+int marquee_malloc_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }

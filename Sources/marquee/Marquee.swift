@@ -13,6 +13,7 @@ struct MarqueeCommandLine {
                                           CommandEntry(CompletionCommand.self)]
 
     static func main() async {
+        LargeAllocations.returnToTheKernel()
         let libavLog = ProcessInfo.processInfo.environment["MARQUEE_LIBAV_LOG"].flatMap(Libav.LogLevel.init(name:))
         Libav.setLogLevel(libavLog ?? .quiet)
         var arguments = Array(CommandLine.arguments.dropFirst())

@@ -36,3 +36,7 @@ int marquee_drm_create_dumb(int fd, uint32_t width, uint32_t height, uint32_t bp
 int marquee_drm_map_dumb(int fd, uint32_t handle, uint64_t *offset);
 /// Returns 0 or -errno.
 int marquee_drm_destroy_dumb(int fd, uint32_t handle);
+
+// glibc's malloc.h, which Swift's Glibc module leaves out.
+/// mallopt(M_MMAP_THRESHOLD, bytes): 1 when glibc took it, 0 when it refused.
+int marquee_malloc_mmap_threshold(int bytes);
