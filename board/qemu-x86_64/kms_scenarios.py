@@ -619,7 +619,9 @@ sleep 4
 echo "alone: $(active) crc $(crcs)"
 kill $pid; wait $pid
 """
-    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share], command, timeout=400)
+    # About 100 s of command: more than the runner's default limit leaves.
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share, "--timeout", "300"],
+                                            command, timeout=400)
     board.expect_ok(rc, stdout, stderr)
     errors = [l for l in marquee_errors(share).splitlines() if "schedule:" not in l]
     board.check(not errors, "marquee reported:\n" + marquee_errors(share))
@@ -650,6 +652,36 @@ kill $pid; wait $pid
             f"{paused_wakeups} ({paused_ticks} ticks), off {off_wakeups} ({off_ticks} ticks)")
 
 
+def scenario_kms_vblank_off(board, out):
+    """The board's vkms is patched (vkms-vblank-off.patch): as Debian's
+    source has it, turning vblank off waited for a running vblank timer
+    that itself waited for the lock held by the turning off, and the whole
+    guest froze (kms-schedule stopped mid-run in CI). Here vblank goes off
+    about one frame after each of two processes' waits
+    (drm.vblankoffdelay=16, tools/vblank-churn.c), at every phase of the
+    timer: unpatched, the guest froze within 10-30 s in each of two runs;
+    the guest must stay alive for the whole 40 s and both must finish."""
+    share = tempfile.mkdtemp(prefix="kms-share-")
+    tool = os.path.join(share, "vblank-churn")
+    subprocess.run(["gcc-12", "-O2", "-I/usr/include/libdrm", "-o", tool,
+                    os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools", "vblank-churn.c")], check=True)
+    command = """
+/mnt/host/vblank-churn 40 & a=$!
+/mnt/host/vblank-churn 40 & b=$!
+wait $a; echo "first exit $?"; wait $b; echo "second exit $?"
+"""
+    rc, stdout, stderr, _ = board.run_board(out, ["--display", "vkms", "--audio", "none", "--share", share,
+                                                  "--kernel-args", "drm.vblankoffdelay=16", "--timeout", "100"],
+                                            command, timeout=160)
+    board.expect_ok(rc, stdout, stderr)
+    waits = [int(l.split()[1]) for l in stdout.splitlines() if l.startswith("done ")]
+    board.check("first exit 0" in stdout and "second exit 0" in stdout and len(waits) == 2,
+                f"the churn did not finish:\n{stdout}{stderr}")
+    # A wait and its sleep take about two frames: 40 s is about 1,100 of them each.
+    board.check(min(waits) > 500, f"vblank waits {waits} in 40 s: the vblank stalled")
+    return f"40 s of vblank turned off at every phase: {waits[0]} and {waits[1]} waits, the guest alive"
+
+
 SCENARIOS = {
     "kms-bochs": scenario_kms_bochs,
     "kms-virtio": scenario_kms_virtio,
@@ -665,4 +697,5 @@ SCENARIOS = {
     "kms-display-wait": scenario_kms_display_wait,
     "kms-screen-power": scenario_kms_screen_power,
     "kms-schedule": scenario_kms_schedule,
+    "kms-vblank-off": scenario_kms_vblank_off,
 }
