@@ -659,7 +659,7 @@ def scenario_kms_vblank_off(board, out):
     guest froze (kms-schedule stopped mid-run in CI). Here vblank goes off
     about one frame after each of two processes' waits
     (drm.vblankoffdelay=16, tools/vblank-churn.c), at every phase of the
-    timer: unpatched, the guest froze within 10-30 s in each of two runs;
+    timer: unpatched, the guest froze within 10-30 s in 3 boots of 3;
     the guest must stay alive for the whole 40 s and both must finish."""
     share = tempfile.mkdtemp(prefix="kms-share-")
     tool = os.path.join(share, "vblank-churn")
